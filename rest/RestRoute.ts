@@ -1,0 +1,30 @@
+import type { Scope } from '../src/accounts/scopes'
+
+/**
+ * One /v1 endpoint, declared: everything the bridge needs to turn a request into a GraphQL operation
+ * and the operation's result into SPEC.md's envelope. A route holds no logic of its own.
+ *
+ * - Variables are named after the REST parameters they come from: `{customerId}` in the path fills
+ *   `$customerId`, `?limit=` fills `$limit`, and the JSON body fills the variable named by `body`.
+ *   Query parameters are exactly the operation's variables that are neither path nor body.
+ * - `data` is the operation's single root field. A Relay connection becomes the list envelope
+ *   (`items`, `hasMore`, `nextCursor`); anything else is returned as selected (aliases rename fields).
+ */
+export interface RestRoute {
+  method: 'GET' | 'POST' | 'PATCH'
+  path: string
+  summary: string
+  scopes: readonly Scope[]
+  /**
+   * `required`/`optional`: the Idempotency-Key header (CONTRACT §3). `ignored`: the endpoint stores
+   * nothing under the header (the checks) or has its own key in the body (usage events).
+   */
+  idempotency: 'required' | 'optional' | 'ignored'
+  /** A GraphQL document with exactly one operation. */
+  operation: string
+  /** The variable that receives the JSON body, if the endpoint takes one. */
+  body?: string
+  /** Query parameters that are other names for a variable (`before` for `cursor`). */
+  queryAliases?: Record<string, string>
+  successStatus?: 200 | 201
+}

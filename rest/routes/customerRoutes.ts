@@ -1,0 +1,49 @@
+import type { RestRoute } from '../RestRoute'
+
+const customerFields = 'id externalId name email metadata createdAt'
+const customerListFields = 'id externalId name email createdAt'
+
+export const customerRoutes: RestRoute[] = [
+  {
+    method: 'POST',
+    path: '/v1/customers',
+    summary: 'Create a customer',
+    scopes: ['write'],
+    idempotency: 'required',
+    body: 'input',
+    successStatus: 201,
+    operation: `mutation CreateCustomer($input: CreateCustomerInput!) { createCustomer(input: $input) { ${customerFields} } }`,
+  },
+  {
+    method: 'GET',
+    path: '/v1/customers',
+    summary: 'List customers, newest first',
+    scopes: ['read'],
+    idempotency: 'ignored',
+    operation: `query ListCustomers($externalId: String, $limit: Int, $before: String) {
+      customers(externalId: $externalId, first: $limit, after: $before) {
+        edges { node { ${customerListFields} } }
+        pageInfo { hasNextPage endCursor }
+      }
+    }`,
+  },
+  {
+    method: 'GET',
+    path: '/v1/customers/{customerId}',
+    summary: 'Retrieve a customer',
+    scopes: ['read'],
+    idempotency: 'ignored',
+    operation: `query GetCustomer($customerId: ID!) { customer(id: $customerId) { ${customerFields} } }`,
+  },
+  {
+    method: 'PATCH',
+    path: '/v1/customers/{customerId}',
+    summary: 'Update a customer (null clears a field)',
+    scopes: ['write'],
+    idempotency: 'required',
+    body: 'input',
+    operation: `mutation UpdateCustomer($customerId: ID!, $input: UpdateCustomerInput!) {
+      updateCustomer(id: $customerId, input: $input) { ${customerFields} }
+    }`,
+  },
+]

@@ -1,0 +1,11 @@
+import type { Clock, Database } from '../domain/DomainContext'
+import { DomainError } from '../domain/DomainError'
+
+/** Revokes at once: every request authenticates against the database, so no process keeps a stale key. */
+export async function revokeApiKey(db: Database, clock: Clock, keyId: string): Promise<{ id: string; revokedAt: Date }> {
+  const now = clock.now()
+  await db.apiKey.updateMany({ where: { id: keyId, revokedAt: null }, data: { revokedAt: now } })
+  const key = await db.apiKey.findUnique({ where: { id: keyId } })
+  if (!key) throw new DomainError('not_found', 'No API key with this id', { param: 'keyId' })
+  return { id: key.id, revokedAt: key.revokedAt ?? now }
+}

@@ -1,0 +1,41 @@
+import { createServer, type Server } from 'node:http'
+import { buildOpenApiDocument } from '../rest/buildOpenApiDocument'
+import { compileRoutes } from '../rest/compileRoutes'
+import { createRestHandler } from '../rest/handleRestRequest'
+import { restRoutes } from '../rest/restRoutes'
+import type { Services } from './Services'
+import { applyMigrations } from './database/applyMigrations'
+import { createDatabaseClient } from './database/createDatabaseClient'
+import { loadCursorSecret } from './database/loadCursorSecret'
+import { createYogaServer } from './graphql/createYogaServer'
+import { schema } from './graphql/schema'
+import { createHttpHandler } from './http/createHttpHandler'
+
+export interface ApplicationOptions {
+  databaseUrl: string
+  publicUrl: string
+  maxConnections?: number
+}
+
+export interface Application {
+  services: Services
+  server: Server
+  /** Closes the database pool; the caller stops the HTTP server first. */
+  close(): Promise<void>
+}
+
+/** Everything but listening: migrate, connect, wire GraphQL, REST and HTTP together. */
+export async function createApplication(options: ApplicationOptions): Promise<Application> {
+  await applyMigrations(options.databaseUrl)
+  const database = createDatabaseClient(options.databaseUrl, options.maxConnections === undefined ? {} : { maxConnections: options.maxConnections })
+  const services: Services = { database, cursorSecret: await loadCursorSecret(database.prisma), publicUrl: options.publicUrl }
+  const compiledRoutes = compileRoutes(schema, restRoutes)
+  const handler = createHttpHandler({
+    services,
+    yoga: createYogaServer(services),
+    rest: createRestHandler(services, schema, compiledRoutes),
+    openApiDocument: buildOpenApiDocument(compiledRoutes, options.publicUrl),
+  })
+  const server = createServer(handler)
+  return { services, server, close: () => database.close() }
+}

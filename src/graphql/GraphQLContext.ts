@@ -1,0 +1,32 @@
+import type { Caller } from '../accounts/authenticateApiKey'
+import { requireScope, type Scope } from '../accounts/scopes'
+import type { Services } from '../Services'
+import type { Clock, Database, DomainContext } from '../domain/DomainContext'
+import { DomainError } from '../domain/DomainError'
+
+/**
+ * What a GraphQL request carries. `db` is the root client, or the transaction of an idempotent REST
+ * request whose writes must commit together with its stored response.
+ */
+export interface GraphQLContext {
+  services: Services
+  db: Database
+  clock: Clock
+  requestId: string
+  /** The authenticated caller; undefined with `authenticationFailure` set when the key was refused. */
+  caller: Caller | undefined
+  authenticationFailure: DomainError | undefined
+}
+
+/**
+ * The domain context for a field that accepts `scopes`. The same rule as REST: no key (or a refused
+ * one) is 401, a key without any accepted scope is 403.
+ */
+export function authorize(context: GraphQLContext, scopes: readonly Scope[]): DomainContext {
+  const caller = context.caller
+  if (!caller) {
+    throw context.authenticationFailure ?? new DomainError('unauthorized', 'A valid API key is required: send "Authorization: Bearer <key>"')
+  }
+  requireScope(caller.scopes, scopes)
+  return { db: context.db, clock: context.clock, account: caller.account }
+}

@@ -1,0 +1,61 @@
+import SchemaBuilder from '@pothos/core'
+import PrismaPlugin from '@pothos/plugin-prisma'
+import RelayPlugin from '@pothos/plugin-relay'
+import { DateTimeResolver, EmailAddressResolver, JSONObjectResolver } from 'graphql-scalars'
+import { DomainError } from '../domain/DomainError'
+import { typeOfId } from '../domain/createId'
+import type PrismaTypes from '../generated/pothos-prisma-types'
+import { getDatamodel } from '../generated/pothos-prisma-types'
+import { authorize, type GraphQLContext } from './GraphQLContext'
+
+// Configuration only: the types live one per file under types/, each with its queries and mutations.
+
+export const builder = new SchemaBuilder<{
+  Context: GraphQLContext
+  PrismaTypes: PrismaTypes
+  DefaultFieldNullability: false
+  Scalars: {
+    DateTime: { Input: Date; Output: Date }
+    EmailAddress: { Input: string; Output: string }
+    JSONObject: { Input: Record<string, unknown>; Output: unknown }
+  }
+}>({
+  plugins: [PrismaPlugin, RelayPlugin],
+  defaultFieldNullability: false,
+  prisma: {
+    // The client of the request: the root client, or the transaction of an idempotent REST request.
+    client: (context) => context.db as never,
+    dmmf: getDatamodel(),
+    exposeDescriptions: false,
+    filterConnectionTotalCount: true,
+    onUnusedQuery: null,
+  },
+  relay: {
+    clientMutationId: 'omit',
+    cursorType: 'String',
+    // Our ids already name their type (`cus_…`), so a node id is the same string the REST API uses:
+    // one id per object across both APIs, and still globally unique as Relay requires.
+    encodeGlobalID: (_typename, id) => String(id),
+    decodeGlobalID: (globalId) => {
+      const type = typeOfId(globalId)
+      if (!type) throw new DomainError('validation_error', 'Not an id this service issued', { param: 'id' })
+      return { typename: type, id: globalId }
+    },
+    nodeQueryOptions: {
+      resolve: (_root, { id }, context, _info, resolveNode) => {
+        authorize(context, ['read'])
+        return resolveNode(id)
+      },
+    },
+    nodesQueryOptions: {
+      resolve: (_root, { ids }, context, _info, resolveNodes) => {
+        authorize(context, ['read'])
+        return resolveNodes(ids)
+      },
+    },
+  },
+})
+
+builder.addScalarType('DateTime', DateTimeResolver)
+builder.addScalarType('EmailAddress', EmailAddressResolver)
+builder.addScalarType('JSONObject', JSONObjectResolver)

@@ -1,0 +1,32 @@
+import type { Caller } from '../accounts/authenticateApiKey'
+import { authenticateApiKey } from '../accounts/authenticateApiKey'
+import type { Services } from '../Services'
+import { classifyError } from '../domain/classifyError'
+import { systemClock, type Database } from '../domain/DomainContext'
+import type { DomainError } from '../domain/DomainError'
+import type { GraphQLContext } from './GraphQLContext'
+
+export interface ContextSource {
+  services: Services
+  requestId: string
+  /** Set when the caller was already authenticated (REST); otherwise the header is checked here. */
+  caller?: Caller
+  authorization?: string | null
+  /** The transaction the request runs in, when it has one. */
+  db?: Database
+}
+
+export async function createGraphQLContext(source: ContextSource): Promise<GraphQLContext> {
+  const db = source.db ?? source.services.database.prisma
+  let caller = source.caller
+  let authenticationFailure: DomainError | undefined
+  // No header is not an error yet: introspection and GraphiQL need no key; every data field asks for one.
+  if (!caller && source.authorization) {
+    try {
+      caller = await authenticateApiKey(db, systemClock, source.authorization)
+    } catch (error) {
+      authenticationFailure = classifyError(error)
+    }
+  }
+  return { services: source.services, db, clock: systemClock, requestId: source.requestId, caller, authenticationFailure }
+}

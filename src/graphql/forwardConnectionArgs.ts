@@ -1,0 +1,7 @@
+import { builder } from './builder'
+
+/** `first` and `after`: lists page forward only, newest first (see connections.ts). */
+export const forwardConnectionArgs = builder.args((t) => ({
+  first: t.int({ required: false, description: 'Page size; each list documents its default and range (usually 100, 1 to 500).' }),
+  after: t.string({ required: false, description: 'The `endCursor` of the previous page; the next page holds older items.' }),
+}))

@@ -1,0 +1,113 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { RestHandler, RestResponse } from '../../rest/handleRestRequest'
+import { errorEnvelope, successEnvelope } from '../../rest/envelope'
+import type { Services } from '../Services'
+import { DomainError } from '../domain/DomainError'
+import type { YogaServer } from '../graphql/createYogaServer'
+import { logError } from './log'
+import { chooseRequestId, runInRequestScope } from './requestScope'
+
+export const maxBodyBytes = 1024 * 1024
+
+export interface HttpRoutes {
+  services: Services
+  yoga: YogaServer
+  rest: RestHandler
+  openApiDocument: unknown
+}
+
+/** The whole HTTP surface: /v1 (REST), /graphql, health probes. Every response carries X-Request-Id. */
+export function createHttpHandler(routes: HttpRoutes): (request: IncomingMessage, response: ServerResponse) => void {
+  return (request, response) => {
+    const requestId = chooseRequestId(request.headers['x-request-id'] as string | undefined)
+    response.setHeader('X-Request-Id', requestId)
+    runInRequestScope(requestId, () => {
+      dispatch(routes, request, response, requestId).catch((error: unknown) => {
+        logError(error)
+        if (!response.headersSent) send(response, { status: 500, headers: {}, body: errorEnvelope(new DomainError('internal_error', 'Something went wrong on our side')) })
+        else response.destroy()
+      })
+    })
+  }
+}
+
+async function dispatch(routes: HttpRoutes, request: IncomingMessage, response: ServerResponse, requestId: string): Promise<void> {
+  const url = new URL(request.url ?? '/', 'http://localhost')
+  const method = request.method ?? 'GET'
+  if (url.pathname === '/graphql') {
+    if (Number(request.headers['content-length'] ?? 0) > maxBodyBytes) return send(response, tooLarge())
+    await routes.yoga.requestListener(request, response)
+    return
+  }
+  if (url.pathname === '/healthz') return send(response, { status: 200, headers: {}, body: { status: 'ok' } })
+  if (url.pathname === '/readyz') return send(response, await readiness(routes.services))
+  if (url.pathname === '/v1/openapi.json' && method === 'GET') return send(response, { status: 200, headers: {}, body: routes.openApiDocument })
+  if (url.pathname === '/v1' || url.pathname.startsWith('/v1/')) {
+    let bodyTooLarge = false
+    const restResponse = await routes.rest({
+      method,
+      url,
+      requestId,
+      header: (name) => {
+        const value = request.headers[name.toLowerCase()]
+        return Array.isArray(value) ? value.join(', ') : value
+      },
+      readBody: async () => {
+        try {
+          return await readBody(request)
+        } catch (error) {
+          bodyTooLarge = error instanceof DomainError && error.code === 'payload_too_large'
+          throw error
+        }
+      },
+    })
+    // The rest of an oversized body is never read: the connection cannot be reused after this answer.
+    if (bodyTooLarge) restResponse.headers.Connection = 'close'
+    return send(response, restResponse)
+  }
+  send(response, { status: 404, headers: {}, body: errorEnvelope(new DomainError('not_found', `Nothing at ${url.pathname}`)) })
+}
+
+function tooLarge(): RestResponse {
+  return { status: 413, headers: { Connection: 'close' }, body: errorEnvelope(new DomainError('payload_too_large', `Bodies are limited to ${maxBodyBytes} bytes`)) }
+}
+
+async function readiness(services: Services): Promise<RestResponse> {
+  try {
+    await services.database.pool.query('SELECT 1')
+    return { status: 200, headers: {}, body: successEnvelope({ database: 'ok' }) }
+  } catch {
+    return { status: 503, headers: { 'Retry-After': '1' }, body: errorEnvelope(new DomainError('unavailable', 'The database cannot be reached')) }
+  }
+}
+
+function readBody(request: IncomingMessage): Promise<string> {
+  const declared = Number(request.headers['content-length'] ?? 0)
+  if (declared > maxBodyBytes) return Promise.reject(new DomainError('payload_too_large', `Bodies are limited to ${maxBodyBytes} bytes`))
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length
+      if (size > maxBodyBytes) {
+        request.removeAllListeners('data')
+        request.pause()
+        reject(new DomainError('payload_too_large', `Bodies are limited to ${maxBodyBytes} bytes`))
+        return
+      }
+      chunks.push(chunk)
+    })
+    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
+    request.on('error', reject)
+  })
+}
+
+function send(response: ServerResponse, result: RestResponse): void {
+  const body = JSON.stringify(result.body)
+  response.writeHead(result.status, {
+    ...result.headers,
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(body),
+  })
+  response.end(body)
+}

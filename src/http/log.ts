@@ -1,0 +1,15 @@
+import { currentRequestId } from './requestScope'
+
+// One JSON line per event on stdout/stderr. Never logs request bodies or headers: they may hold API keys.
+
+export function logInfo(message: string, fields: Record<string, unknown> = {}): void {
+  if (process.env.LOG_LEVEL === 'silent') return
+  process.stdout.write(`${JSON.stringify({ level: 'info', time: new Date().toISOString(), message, ...fields })}\n`)
+}
+
+export function logError(error: unknown): void {
+  if (process.env.LOG_LEVEL === 'silent') return
+  const requestId = currentRequestId()
+  const detail = error instanceof Error ? { error: error.name, message: error.message, stack: error.stack } : { error: String(error) }
+  process.stderr.write(`${JSON.stringify({ level: 'error', time: new Date().toISOString(), requestId, ...detail })}\n`)
+}

@@ -1,0 +1,24 @@
+/** The server's environment (CONTRACT §8), read once at start. */
+export interface Configuration {
+  port: number
+  host: string
+  /** PostgreSQL; when unset, the embedded database in `dataDirectory`. */
+  databaseUrl: string | undefined
+  dataDirectory: string
+  publicUrl: string
+  bootstrapKey: string | undefined
+}
+
+export function readConfiguration(environment: NodeJS.ProcessEnv = process.env): Configuration {
+  const port = Number(environment.PORT ?? 3000)
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, not ${environment.PORT}`)
+  const host = environment.HOST ?? '127.0.0.1'
+  return {
+    port,
+    host,
+    databaseUrl: environment.DATABASE_URL || undefined,
+    dataDirectory: environment.DATA_DIR ?? './data',
+    publicUrl: (environment.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
+    bootstrapKey: environment.BILLING_BOOTSTRAP_KEY || undefined,
+  }
+}

@@ -1,0 +1,53 @@
+import { createFirstKeyIfNone, ensureBootstrapKey } from './accounts/ensureBootstrapKey'
+import { createApplication } from './createApplication'
+import { startEmbeddedDatabase, type EmbeddedDatabase } from './database/startEmbeddedDatabase'
+import { systemClock } from './domain/DomainContext'
+import { logError, logInfo } from './http/log'
+import { removeExpiredIdempotencyRecords } from './idempotency/removeExpiredIdempotencyRecords'
+import { readConfiguration } from './readConfiguration'
+
+// `npm start`: the listening process. Everything it serves is built by createApplication.
+
+const configuration = readConfiguration()
+let embedded: EmbeddedDatabase | undefined
+if (!configuration.databaseUrl) {
+  embedded = await startEmbeddedDatabase(configuration.dataDirectory)
+  logInfo('embedded PostgreSQL started', { dataDirectory: configuration.dataDirectory, created: embedded.created })
+}
+const application = await createApplication({
+  databaseUrl: configuration.databaseUrl ?? embedded!.url,
+  publicUrl: configuration.publicUrl,
+})
+const { prisma } = application.services.database
+if (configuration.bootstrapKey) await ensureBootstrapKey(prisma, systemClock, configuration.bootstrapKey)
+if (embedded?.created) {
+  const firstKey = await createFirstKeyIfNone(prisma, systemClock)
+  if (firstKey) {
+    // Printed once, on the run that created the database: the key is stored only as a hash.
+    process.stdout.write(`\nA test API key for the account "default" (shown once, keep it):\n\n  ${firstKey.key}\n\n`)
+  }
+}
+
+const cleanup = setInterval(() => {
+  removeExpiredIdempotencyRecords(prisma, systemClock).catch((error: unknown) => logError(error))
+}, 60 * 60 * 1000)
+cleanup.unref()
+
+application.server.listen(configuration.port, configuration.host, () => {
+  logInfo('listening', { url: `http://${configuration.host}:${configuration.port}`, graphql: '/graphql', rest: '/v1' })
+})
+
+let stopping = false
+async function shutdown(signal: string): Promise<void> {
+  if (stopping) return
+  stopping = true
+  logInfo('shutting down', { signal })
+  clearInterval(cleanup)
+  // Stop accepting, let in-flight requests finish, then release the database.
+  await new Promise<void>((resolve) => application.server.close(() => resolve()))
+  await application.close()
+  await embedded?.stop()
+  process.exit(0)
+}
+process.on('SIGTERM', () => void shutdown('SIGTERM'))
+process.on('SIGINT', () => void shutdown('SIGINT'))

@@ -1,0 +1,66 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import pg from 'pg'
+import type { TestProject } from 'vitest/node'
+import { applyMigrations } from '../../src/database/applyMigrations'
+import { startEmbeddedDatabase, type EmbeddedDatabase } from '../../src/database/startEmbeddedDatabase'
+
+// Tests run against real PostgreSQL: TEST_DATABASE_URL, else the local server on 127.0.0.1:5432, else
+// (a machine with none) an embedded PostgreSQL started for this run. A template database is migrated
+// once; every test file clones it (CREATE DATABASE … TEMPLATE), so files are isolated and fast.
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    adminUrl: string
+    templateDatabase: string
+  }
+}
+
+async function reachable(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 })
+  try {
+    await client.connect()
+    await client.query('SELECT 1')
+    return true
+  } catch {
+    return false
+  } finally {
+    await client.end().catch(() => undefined)
+  }
+}
+
+export function databaseUrl(adminUrl: string, database: string): string {
+  const url = new URL(adminUrl)
+  url.pathname = `/${database}`
+  return url.toString()
+}
+
+export default async function setup(project: TestProject) {
+  let embedded: EmbeddedDatabase | undefined
+  let embeddedDirectory: string | undefined
+  let adminUrl = process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres'
+  if (!(await reachable(adminUrl))) {
+    embeddedDirectory = await mkdtemp(path.join(tmpdir(), 'billing-test-postgres-'))
+    embedded = await startEmbeddedDatabase(embeddedDirectory)
+    adminUrl = databaseUrl(embedded.url, 'postgres')
+  }
+  const templateDatabase = `billing_test_template_${process.pid}`
+  const admin = new pg.Client({ connectionString: adminUrl })
+  await admin.connect()
+  await admin.query(`DROP DATABASE IF EXISTS ${templateDatabase}`)
+  await admin.query(`CREATE DATABASE ${templateDatabase}`)
+  await applyMigrations(databaseUrl(adminUrl, templateDatabase))
+  project.provide('adminUrl', adminUrl)
+  project.provide('templateDatabase', templateDatabase)
+
+  return async () => {
+    const leftovers = await admin.query<{ datname: string }>(
+      "SELECT datname FROM pg_database WHERE datname LIKE 'billing_test_%'",
+    )
+    for (const { datname } of leftovers.rows) await admin.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`).catch(() => undefined)
+    await admin.end()
+    await embedded?.stop()
+    if (embeddedDirectory) await rm(embeddedDirectory, { recursive: true, force: true })
+  }
+}

@@ -1,0 +1,17 @@
+import { defineConfig } from 'vitest/config'
+
+export default defineConfig({
+  // graphql 16 has no "exports" map: Node (which loads Pothos, Yoga and friends) resolves it to the
+  // CommonJS build, Vite would pick the ES build for our files; two copies of graphql cannot share a
+  // schema, so our files get Node's choice too.
+  resolve: { alias: [{ find: /^graphql$/, replacement: 'graphql/index.js' }] },
+  test: {
+    include: ['test/**/*.test.ts'],
+    globalSetup: ['test/support/globalSetup.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    // Each test file gets its own database cloned from a migrated template, so files run in parallel.
+    pool: 'forks',
+    env: { LOG_LEVEL: 'silent' },
+  },
+})
