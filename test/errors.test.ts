@@ -46,7 +46,7 @@ describe('request errors', () => {
   })
 
   test('unauthorized: missing, malformed, unknown keys, with WWW-Authenticate', async () => {
-    for (const headers of [{}, { Authorization: 'Basic abc' }, { Authorization: 'Bearer bk_test_unknownunknownunknown1234' }, { Authorization: 'Bearer' }]) {
+    for (const headers of [{} as Record<string, string>, { Authorization: 'Basic abc' }, { Authorization: 'Bearer bk_test_unknownunknownunknown1234' }, { Authorization: 'Bearer' }]) {
       const response = await app.request('GET', '/v1/customers', { key: null, headers })
       expectError(response, 401, 'unauthorized')
       expect(response.headers.get('www-authenticate')).toBe('Bearer')

