@@ -1,5 +1,8 @@
 import type { RestRoute } from './RestRoute'
 import { customerRoutes } from './routes/customerRoutes'
+import { paymentRoutes } from './routes/paymentRoutes'
+import { productRoutes } from './routes/productRoutes'
+import { usageRoutes } from './routes/usageRoutes'
 
 /** Every /v1 endpoint. The router, the OpenAPI document and the scope tests all read this table. */
-export const restRoutes: RestRoute[] = [...customerRoutes]
+export const restRoutes: RestRoute[] = [...customerRoutes, ...productRoutes, ...usageRoutes, ...paymentRoutes]

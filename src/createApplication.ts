@@ -6,7 +6,7 @@ import { restRoutes } from '../rest/restRoutes'
 import type { Services } from './Services'
 import { applyMigrations } from './database/applyMigrations'
 import { createDatabaseClient } from './database/createDatabaseClient'
-import { loadCursorSecret } from './database/loadCursorSecret'
+import { loadSigningSecret } from './database/loadSigningSecret'
 import { createYogaServer } from './graphql/createYogaServer'
 import { schema } from './graphql/schema'
 import { createHttpHandler } from './http/createHttpHandler'
@@ -28,7 +28,7 @@ export interface Application {
 export async function createApplication(options: ApplicationOptions): Promise<Application> {
   await applyMigrations(options.databaseUrl)
   const database = createDatabaseClient(options.databaseUrl, options.maxConnections === undefined ? {} : { maxConnections: options.maxConnections })
-  const services: Services = { database, cursorSecret: await loadCursorSecret(database.prisma), publicUrl: options.publicUrl }
+  const services: Services = { database, signingSecret: await loadSigningSecret(database.prisma), publicUrl: options.publicUrl }
   const compiledRoutes = compileRoutes(schema, restRoutes)
   const handler = createHttpHandler({
     services,

@@ -8,6 +8,15 @@ export const idPrefixes = {
   ApiKey: 'key',
   Customer: 'cus',
   IdempotencyRecord: 'idem',
+  Product: 'prod',
+  Price: 'price',
+  Meter: 'mtr',
+  UsageEvent: 'evt',
+  CreditLedgerEntry: 'cle',
+  CheckoutSession: 'cs',
+  Transaction: 'txn',
+  Entitlement: 'ent',
+  Subscription: 'sub',
 } as const
 
 export type IdentifiedType = keyof typeof idPrefixes

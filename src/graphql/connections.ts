@@ -21,7 +21,7 @@ export interface ConnectionArguments {
 }
 
 function cursorScope(context: GraphQLContext, domain: DomainContext, list: string): CursorScope {
-  return { secret: context.services.cursorSecret, list, accountId: domain.account.id }
+  return { secret: context.services.signingSecret, list, accountId: domain.account.id }
 }
 
 /** The page a connection field asks for; sizes outside the list's range are refused, never clamped. */

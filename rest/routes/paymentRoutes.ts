@@ -1,0 +1,71 @@
+import type { RestRoute } from '../RestRoute'
+
+const sessionFields = `id mode status customerId productId priceId amount currency url successUrl cancelUrl metadata subscriptionId
+  expiresAt paidAt createdAt`
+const transactionFields = 'id customerId checkoutId status amount currency createdAt'
+
+export const paymentRoutes: RestRoute[] = [
+  {
+    method: 'GET',
+    path: '/v1/customers/{customerId}/credits',
+    summary: 'A customer\'s credit balance in one currency (default USDC)',
+    scopes: ['read'],
+    idempotency: 'ignored',
+    operation: `query GetCreditBalance($customerId: String!, $currency: Currency) {
+      creditBalance(customerId: $customerId, currency: $currency) { customerId currency balance updatedAt }
+    }`,
+  },
+  {
+    method: 'POST',
+    path: '/v1/checkout/sessions',
+    summary: 'Create a checkout session (modes credits and payment)',
+    scopes: ['write', 'checkout:write'],
+    idempotency: 'required',
+    body: 'input',
+    successStatus: 201,
+    operation: `mutation CreateCheckoutSession($input: CreateCheckoutSessionInput!) { createCheckoutSession(input: $input) { ${sessionFields} } }`,
+  },
+  {
+    method: 'GET',
+    path: '/v1/checkout/sessions/{sessionId}',
+    summary: 'Retrieve a checkout session',
+    scopes: ['read'],
+    idempotency: 'ignored',
+    operation: `query GetCheckoutSession($sessionId: ID!) { checkoutSession(id: $sessionId) { ${sessionFields} } }`,
+  },
+  {
+    method: 'POST',
+    path: '/v1/checkout/sessions/{sessionId}/cancel',
+    summary: 'Cancel an open checkout session (extension)',
+    scopes: ['write'],
+    idempotency: 'optional',
+    operation: `mutation CancelCheckoutSession($sessionId: ID!) { cancelCheckoutSession(id: $sessionId) { ${sessionFields} } }`,
+  },
+  {
+    method: 'POST',
+    path: '/v1/test_helpers/checkout/sessions/{sessionId}/pay',
+    summary: 'Sandbox: settle a checkout session as the payment rail would (test accounts only)',
+    scopes: ['write'],
+    idempotency: 'optional',
+    operation: `mutation PayCheckoutSessionForTesting($sessionId: ID!) { payCheckoutSessionForTesting(id: $sessionId) { ${sessionFields} } }`,
+  },
+  {
+    method: 'GET',
+    path: '/v1/transactions',
+    summary: 'List transactions, newest first',
+    scopes: ['read'],
+    idempotency: 'ignored',
+    queryAliases: { before: 'cursor' },
+    operation: `query ListTransactions($limit: Int, $cursor: String) {
+      transactions(first: $limit, after: $cursor) { edges { node { ${transactionFields} } } pageInfo { hasNextPage endCursor } }
+    }`,
+  },
+  {
+    method: 'GET',
+    path: '/v1/transactions/{transactionId}',
+    summary: 'Retrieve a transaction',
+    scopes: ['read'],
+    idempotency: 'ignored',
+    operation: `query GetTransaction($transactionId: ID!) { transaction(id: $transactionId) { ${transactionFields} } }`,
+  },
+]

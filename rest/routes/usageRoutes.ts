@@ -1,0 +1,53 @@
+import type { RestRoute } from '../RestRoute'
+
+const eventFields = 'id customerId meterId quantity status createdAt'
+const meterListFields = 'id name aggregation unit resetPeriod createdAt'
+
+export const usageRoutes: RestRoute[] = [
+  {
+    method: 'POST',
+    path: '/v1/usage/events',
+    summary: 'Record a usage event (idempotent by the body\'s idempotencyKey)',
+    scopes: ['write', 'usage:write'],
+    idempotency: 'ignored',
+    body: 'input',
+    operation: `mutation RecordUsageEvent($input: RecordUsageEventInput!) { recordUsageEvent(input: $input) { ${eventFields} } }`,
+  },
+  {
+    method: 'GET',
+    path: '/v1/usage/events',
+    summary: 'List usage events, newest first',
+    scopes: ['read'],
+    idempotency: 'ignored',
+    operation: `query ListUsageEvents($customerId: String, $meterId: String, $limit: Int, $before: String) {
+      usageEvents(customerId: $customerId, meterId: $meterId, first: $limit, after: $before) { edges { node { ${eventFields} } } pageInfo { hasNextPage endCursor } }
+    }`,
+  },
+  {
+    method: 'POST',
+    path: '/v1/usage/meters',
+    summary: 'Create a meter',
+    scopes: ['write'],
+    idempotency: 'required',
+    body: 'input',
+    successStatus: 201,
+    operation: `mutation CreateMeter($input: CreateMeterInput!) { createMeter(input: $input) { id name slug aggregation unit resetPeriod createdAt } }`,
+  },
+  {
+    method: 'GET',
+    path: '/v1/usage/meters',
+    summary: 'List meters, newest first',
+    scopes: ['read'],
+    idempotency: 'ignored',
+    operation: `query ListMeters($limit: Int, $before: String) { meters(first: $limit, after: $before) { edges { node { ${meterListFields} } } pageInfo { hasNextPage endCursor } } }`,
+  },
+  {
+    method: 'POST',
+    path: '/v1/access/check',
+    summary: 'May the customer use this much of the meter? (a denial is a 200 with allowed false)',
+    scopes: ['write', 'usage:write'],
+    idempotency: 'ignored',
+    body: 'input',
+    operation: `query CheckAccess($input: AccessCheckInput!) { accessCheck(input: $input) { allowed reason paymentUrl } }`,
+  },
+]

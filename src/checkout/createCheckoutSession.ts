@@ -1,0 +1,102 @@
+import { getCustomer } from '../customers/getCustomer'
+import { getProduct } from '../catalog/getProduct'
+import { DomainError } from '../domain/DomainError'
+import { inTransaction, type DomainContext } from '../domain/DomainContext'
+import { createId } from '../domain/createId'
+import { parseAmount, type Currency } from '../domain/money'
+import { validateMetadata } from '../domain/validateMetadata'
+import type { CheckoutMode, CheckoutSession, Customer } from '../generated/prisma/client'
+import { checkoutLifetimeMilliseconds } from './checkoutRules'
+
+export interface CreateCheckoutSessionInput {
+  mode: CheckoutMode
+  customerId?: string | null
+  externalCustomerId?: string | null
+  productId?: string | null
+  amount?: string | null
+  currency?: Currency | null
+  successUrl?: string | null
+  cancelUrl?: string | null
+  metadata?: Record<string, unknown> | null
+}
+
+export async function createCheckoutSession(context: DomainContext, input: CreateCheckoutSessionInput): Promise<CheckoutSession> {
+  const metadata = input.metadata == null ? undefined : validateMetadata(input.metadata)
+  const successUrl = input.successUrl == null ? null : validateUrl(input.successUrl, 'successUrl')
+  const cancelUrl = input.cancelUrl == null ? null : validateUrl(input.cancelUrl, 'cancelUrl')
+  return inTransaction(context, async (transaction) => {
+    const customer = await resolveCustomer(transaction, input)
+    const purchase = await resolvePurchase(transaction, input)
+    const now = transaction.clock.now()
+    return transaction.db.checkoutSession.create({
+      data: {
+        id: createId('CheckoutSession'),
+        accountId: transaction.account.id,
+        mode: input.mode,
+        status: 'open',
+        customerId: customer.id,
+        productId: purchase.productId,
+        priceId: purchase.priceId,
+        amount: purchase.amount,
+        currency: purchase.currency,
+        successUrl,
+        cancelUrl,
+        metadata: metadata as object,
+        expiresAt: new Date(now.getTime() + checkoutLifetimeMilliseconds),
+        createdAt: now,
+      },
+    })
+  })
+}
+
+async function resolveCustomer(context: DomainContext, input: CreateCheckoutSessionInput): Promise<Customer> {
+  if (input.customerId != null) return getCustomer(context, input.customerId)
+  if (input.externalCustomerId != null) {
+    const customer = await context.db.customer.findUnique({
+      where: { accountId_externalId: { accountId: context.account.id, externalId: input.externalCustomerId } },
+    })
+    if (!customer) throw new DomainError('customer_not_found', 'No customer with this externalId', { param: 'externalCustomerId' })
+    return customer
+  }
+  throw new DomainError('validation_error', 'customerId or externalCustomerId is required', { param: 'customerId' })
+}
+
+async function resolvePurchase(context: DomainContext, input: CreateCheckoutSessionInput) {
+  if (input.mode === 'credits') {
+    if (input.productId != null) throw new DomainError('validation_error', 'mode credits buys an amount, not a product', { param: 'productId' })
+    if (input.amount == null) throw new DomainError('validation_error', 'amount is required for mode credits', { param: 'amount' })
+    if (input.currency == null) throw new DomainError('validation_error', 'currency is required when amount is set', { param: 'currency' })
+    const amount = parseAmount(input.amount, input.currency, 'amount')
+    if (amount.isZero()) throw new DomainError('validation_error', 'amount must be greater than zero', { param: 'amount' })
+    return { productId: null, priceId: null, amount, currency: input.currency }
+  }
+  if (input.mode === 'subscription') {
+    // Subscriptions (and paying for them through checkout) arrive with the subscriptions work.
+    throw new DomainError('validation_error', 'mode subscription is not available yet', { param: 'mode' })
+  }
+  if (input.productId == null) throw new DomainError('validation_error', 'productId is required for mode payment', { param: 'productId' })
+  if (input.amount != null || input.currency != null) {
+    throw new DomainError('validation_error', 'mode payment charges the product\'s price; omit amount and currency', { param: input.amount != null ? 'amount' : 'currency' })
+  }
+  const product = await getProduct(context, input.productId)
+  if (product.status !== 'active') throw new DomainError('invalid_state', 'This product is archived', { param: 'productId' })
+  if (product.type !== 'one_time' && product.type !== 'credit_pack') {
+    throw new DomainError('validation_error', 'mode payment sells one_time and credit_pack products', { param: 'productId' })
+  }
+  const price = product.defaultPriceId ? await context.db.price.findUnique({ where: { id: product.defaultPriceId } }) : null
+  if (!price || !price.active) throw new DomainError('invalid_state', 'This product has no active default price', { param: 'productId' })
+  return { productId: product.id, priceId: price.id, amount: price.amount, currency: price.currency }
+}
+
+function validateUrl(text: string, param: string): string {
+  let url: URL
+  try {
+    url = new URL(text)
+  } catch {
+    throw new DomainError('validation_error', `${param} must be an absolute URL`, { param })
+  }
+  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || text.length > 2000) {
+    throw new DomainError('validation_error', `${param} must be an http(s) URL of at most 2000 characters`, { param })
+  }
+  return text
+}

@@ -1,0 +1,70 @@
+import { DomainError } from '../domain/DomainError'
+import { inTransaction, type DomainContext } from '../domain/DomainContext'
+import { createId } from '../domain/createId'
+import type { CheckoutSession } from '../generated/prisma/client'
+import { getCheckoutSession } from './getCheckoutSession'
+
+/**
+ * Settles a session as the payment rail confirms it. Exactly once: the open → paid move is a
+ * conditional update, so a confirmation that arrives twice (or two at once) finds it paid and changes
+ * nothing more; the transaction's unique checkoutId is a second guard. What paying gives (CONTRACT §6):
+ * a succeeded transaction, plus credits (mode credits, credit_pack products) or a purchase entitlement
+ * (one_time products).
+ */
+export async function payCheckoutSession(context: DomainContext, sessionId: string): Promise<CheckoutSession> {
+  return inTransaction(context, async (transaction) => {
+    const { db, account, clock } = transaction
+    const now = clock.now()
+    const settled = await db.checkoutSession.updateMany({
+      where: { id: sessionId, accountId: account.id, status: 'open', expiresAt: { gt: now } },
+      data: { status: 'paid', paidAt: now },
+    })
+    const session = await getCheckoutSession(transaction, sessionId)
+    if (settled.count === 0) {
+      if (session.status === 'paid') return session
+      throw new DomainError('invalid_state', `This checkout session is ${session.status} and cannot be paid`, { param: 'sessionId' })
+    }
+    await db.transaction.create({
+      data: {
+        id: createId('Transaction'),
+        accountId: account.id,
+        customerId: session.customerId,
+        checkoutId: session.id,
+        status: 'succeeded',
+        amount: session.amount,
+        currency: session.currency,
+        createdAt: now,
+      },
+    })
+    const product = session.productId ? await db.product.findUniqueOrThrow({ where: { id: session.productId } }) : null
+    if (session.mode === 'credits' || product?.type === 'credit_pack') {
+      await db.creditLedgerEntry.create({
+        data: {
+          id: createId('CreditLedgerEntry'),
+          accountId: account.id,
+          customerId: session.customerId,
+          currency: session.currency,
+          amount: session.amount,
+          kind: 'grant',
+          description: product ? `Purchase of ${product.name}` : 'Credit purchase',
+          checkoutSessionId: session.id,
+          createdAt: now,
+        },
+      })
+    } else if (product?.type === 'one_time') {
+      await db.entitlement.create({
+        data: {
+          id: createId('Entitlement'),
+          accountId: account.id,
+          customerId: session.customerId,
+          productId: product.id,
+          status: 'active',
+          source: 'purchase',
+          checkoutSessionId: session.id,
+          startsAt: now,
+        },
+      })
+    }
+    return session
+  })
+}

@@ -1,0 +1,50 @@
+import { Prisma } from '../generated/prisma/client'
+import { DomainError } from './DomainError'
+
+// Money is exact from the request to the database: decimal strings in, Prisma.Decimal (decimal.js)
+// in between, numeric columns at rest, decimal strings out. A JS number never holds an amount.
+
+export type Currency = 'BRL' | 'USDC'
+export type Decimal = Prisma.Decimal
+
+export const currencyDecimals: Record<Currency, number> = { BRL: 2, USDC: 6 }
+
+const amountPattern = /^\d{1,24}(\.\d+)?$/
+
+/** A decimal string in major units: not negative, at most the currency's decimals (CONTRACT §5). */
+export function parseAmount(text: string, currency: Currency, param: string): Decimal {
+  if (!amountPattern.test(text)) {
+    throw new DomainError('validation_error', `${param} must be a non-negative decimal string such as "29.90"`, { param })
+  }
+  const decimals = text.split('.')[1]?.length ?? 0
+  if (decimals > currencyDecimals[currency]) {
+    throw new DomainError('validation_error', `${currency} amounts have at most ${currencyDecimals[currency]} decimals`, { param })
+  }
+  return new Prisma.Decimal(text)
+}
+
+/** Always exactly the currency's decimals: "29.90", "10.000000". */
+export function formatAmount(amount: Decimal | string | number, currency: Currency): string {
+  return new Prisma.Decimal(amount).toFixed(currencyDecimals[currency], Prisma.Decimal.ROUND_HALF_UP)
+}
+
+/** units × unit price, rounded half-up to the currency's smallest unit. */
+export function costOf(units: Decimal, unitAmount: Decimal, currency: Currency): Decimal {
+  return units.times(unitAmount).toDecimalPlaces(currencyDecimals[currency], Prisma.Decimal.ROUND_HALF_UP)
+}
+
+export const zero = new Prisma.Decimal(0)
+
+const maxQuantity = new Prisma.Decimal('1000000000000')
+
+/** A usage quantity: a finite JSON number above zero, at most 10^12, at most 12 decimals. */
+export function parseQuantity(quantity: number, param = 'quantity'): Decimal {
+  if (typeof quantity !== 'number' || !Number.isFinite(quantity) || quantity <= 0) {
+    throw new DomainError('validation_error', 'quantity must be a number greater than zero', { param })
+  }
+  const value = new Prisma.Decimal(quantity)
+  if (value.greaterThan(maxQuantity) || value.decimalPlaces() > 12) {
+    throw new DomainError('validation_error', 'quantity must be at most 10^12 with at most 12 decimals', { param })
+  }
+  return value
+}

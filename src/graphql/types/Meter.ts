@@ -1,0 +1,59 @@
+import { createMeter } from '../../metering/createMeter'
+import { listMeters } from '../../metering/listMeters'
+import { getMeter } from '../../metering/getMeter'
+import { builder } from '../builder'
+import { readPageRequest, toConnection } from '../connections'
+import { forwardConnectionArgs } from '../forwardConnectionArgs'
+import { authorize } from '../GraphQLContext'
+import { MeterAggregationEnum, MeterResetPeriodEnum, MeterUnitEnum } from './enums'
+
+export const MeterNode = builder.prismaNode('Meter', {
+  id: { field: 'id' },
+  findUnique: (id, context) => ({ accountId_id: { accountId: context.caller?.account.id ?? '', id } }),
+  fields: (t) => ({
+    name: t.exposeString('name'),
+    slug: t.exposeString('slug', { description: 'Derived from the name; unique in the account.' }),
+    aggregation: t.expose('aggregation', { type: MeterAggregationEnum }),
+    unit: t.expose('unit', { type: MeterUnitEnum }),
+    resetPeriod: t.expose('resetPeriod', { type: MeterResetPeriodEnum }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+  }),
+})
+
+const MeterConnection = builder.connectionObject({ type: MeterNode, name: 'MeterConnection' }, { name: 'MeterEdge' })
+
+builder.queryFields((t) => ({
+  meter: t.field({
+    type: MeterNode,
+    description: 'Scope: read.',
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, args, context) => getMeter(authorize(context, ['read']), String(args.id), 'id'),
+  }),
+  meters: t.field({
+    type: MeterConnection,
+    description: 'Meters, newest first. Scope: read.',
+    args: forwardConnectionArgs,
+    resolve: async (_root, args, context) => {
+      const domain = authorize(context, ['read'])
+      return toConnection(context, domain, 'meters', await listMeters(domain, readPageRequest(context, domain, 'meters', args)))
+    },
+  }),
+}))
+
+const CreateMeterInput = builder.inputType('CreateMeterInput', {
+  fields: (t) => ({
+    name: t.string({ required: true }),
+    aggregation: t.field({ type: MeterAggregationEnum, required: true }),
+    unit: t.field({ type: MeterUnitEnum, required: true }),
+    resetPeriod: t.field({ type: MeterResetPeriodEnum, required: true }),
+  }),
+})
+
+builder.mutationField('createMeter', (t) =>
+  t.field({
+    type: MeterNode,
+    description: 'Scope: write.',
+    args: { input: t.arg({ type: CreateMeterInput, required: true }) },
+    resolve: (_root, args, context) => createMeter(authorize(context, ['write']), args.input),
+  }),
+)

@@ -1,0 +1,149 @@
+import { archiveProduct } from '../../catalog/archiveProduct'
+import { createPrice } from '../../catalog/createPrice'
+import { createProduct } from '../../catalog/createProduct'
+import { getProduct } from '../../catalog/getProduct'
+import { listProducts } from '../../catalog/listProducts'
+import { updatePrice } from '../../catalog/updatePrice'
+import { updateProduct } from '../../catalog/updateProduct'
+import { formatAmount } from '../../domain/money'
+import { builder } from '../builder'
+import { readPageRequest, toConnection } from '../connections'
+import { forwardConnectionArgs } from '../forwardConnectionArgs'
+import { authorize } from '../GraphQLContext'
+import {
+  CurrencyEnum,
+  PriceIntervalEnum,
+  PriceModelEnum,
+  ProductStatusEnum,
+  ProductTypeEnum,
+  UsageBillingModeEnum,
+} from './enums'
+
+export const PriceType = builder.prismaNode('Price', {
+  id: { field: 'id' },
+  findUnique: (id, context) => ({ accountId_id: { accountId: context.caller?.account.id ?? '', id } }),
+  fields: (t) => ({
+    productId: t.exposeString('productId'),
+    amount: t.string({
+      description: 'Decimal string in major units with the currency\'s decimals; for metered and credits prices, the price of one unit of the meter.',
+      resolve: (price) => formatAmount(price.amount, price.currency),
+    }),
+    currency: t.expose('currency', { type: CurrencyEnum }),
+    model: t.expose('model', { type: PriceModelEnum }),
+    interval: t.expose('interval', { type: PriceIntervalEnum, nullable: true }),
+    usageBillingMode: t.expose('usageBillingMode', { type: UsageBillingModeEnum, nullable: true }),
+    meterId: t.exposeString('meterId', { nullable: true }),
+    active: t.exposeBoolean('active'),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+  }),
+})
+
+export const ProductNode = builder.prismaNode('Product', {
+  id: { field: 'id' },
+  findUnique: (id, context) => ({ accountId_id: { accountId: context.caller?.account.id ?? '', id } }),
+  fields: (t) => ({
+    name: t.exposeString('name'),
+    type: t.expose('type', { type: ProductTypeEnum }),
+    description: t.exposeString('description', { nullable: true }),
+    metadata: t.expose('metadata', { type: 'JSONObject', nullable: true }),
+    status: t.expose('status', { type: ProductStatusEnum }),
+    defaultPriceId: t.exposeString('defaultPriceId', { nullable: true }),
+    defaultPrice: t.relation('defaultPrice', { nullable: true }),
+    prices: t.relation('prices', { query: { orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] } }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+  }),
+})
+
+const ProductConnection = builder.connectionObject({ type: ProductNode, name: 'ProductConnection' }, { name: 'ProductEdge' })
+
+builder.queryFields((t) => ({
+  product: t.field({
+    type: ProductNode,
+    description: 'Scope: read.',
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, args, context) => getProduct(authorize(context, ['read']), String(args.id), 'id'),
+  }),
+  products: t.field({
+    type: ProductConnection,
+    description: 'Products, newest first. Scope: read.',
+    args: { ...forwardConnectionArgs, status: t.arg({ type: ProductStatusEnum, required: false }) },
+    resolve: async (_root, args, context) => {
+      const domain = authorize(context, ['read'])
+      const page = readPageRequest(context, domain, 'products', args)
+      return toConnection(context, domain, 'products', await listProducts(domain, { status: args.status }, page))
+    },
+  }),
+}))
+
+const PriceFields = builder.inputType('PriceInput', {
+  fields: (t) => ({
+    amount: t.string({ required: true, description: 'Decimal string in major units, e.g. "29.90" (BRL: 2 decimals, USDC: 6).' }),
+    currency: t.field({ type: CurrencyEnum, required: true }),
+    model: t.field({ type: PriceModelEnum, required: true }),
+    interval: t.field({ type: PriceIntervalEnum, required: false, description: 'Required when model is subscription.' }),
+    usageBillingMode: t.field({ type: UsageBillingModeEnum, required: false, description: 'Required when model is metered.' }),
+    meterId: t.string({ required: false, description: 'Required for metered and credits prices: amount is then the price of one unit of this meter.' }),
+  }),
+})
+
+const CreateProductInput = builder.inputType('CreateProductInput', {
+  fields: (t) => ({
+    name: t.string({ required: true }),
+    type: t.field({ type: ProductTypeEnum, required: true }),
+    description: t.string({ required: false }),
+    metadata: t.field({ type: 'JSONObject', required: false }),
+    defaultPrice: t.field({ type: PriceFields, required: false }),
+  }),
+})
+
+const UpdateProductInput = builder.inputType('UpdateProductInput', {
+  description: 'Absent fields are left as they are; null clears description and metadata.',
+  fields: (t) => ({
+    name: t.string({ required: false }),
+    description: t.string({ required: false }),
+    metadata: t.field({ type: 'JSONObject', required: false }),
+    status: t.field({ type: ProductStatusEnum, required: false }),
+  }),
+})
+
+const UpdatePriceInput = builder.inputType('UpdatePriceInput', {
+  fields: (t) => ({
+    amount: t.string({ required: false }),
+    currency: t.field({ type: CurrencyEnum, required: false }),
+  }),
+})
+
+builder.mutationFields((t) => ({
+  createProduct: t.field({
+    type: ProductNode,
+    description: 'Scope: write.',
+    args: { input: t.arg({ type: CreateProductInput, required: true }) },
+    resolve: (_root, args, context) => createProduct(authorize(context, ['write']), args.input),
+  }),
+  updateProduct: t.field({
+    type: ProductNode,
+    description: 'Scope: write.',
+    args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateProductInput, required: true }) },
+    resolve: (_root, args, context) => updateProduct(authorize(context, ['write']), String(args.id), args.input),
+  }),
+  archiveProduct: t.field({
+    type: ProductNode,
+    description: 'Scope: write. Refused (active_subscription) while a subscription on the product is not canceled.',
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, args, context) => archiveProduct(authorize(context, ['write']), String(args.id)),
+  }),
+  createPrice: t.field({
+    type: PriceType,
+    description: 'Scope: write.',
+    args: { productId: t.arg.id({ required: true }), input: t.arg({ type: PriceFields, required: true }) },
+    resolve: (_root, args, context) => createPrice(authorize(context, ['write']), String(args.productId), args.input),
+  }),
+  updatePrice: t.field({
+    type: PriceType,
+    description: 'Scope: write.',
+    args: { productId: t.arg.id({ required: true }), priceId: t.arg.id({ required: true }), input: t.arg({ type: UpdatePriceInput, required: true }) },
+    resolve: (_root, args, context) => updatePrice(authorize(context, ['write']), String(args.productId), String(args.priceId), args.input),
+  }),
+}))

@@ -1,0 +1,42 @@
+import { formatAmount } from '../../domain/money'
+import { getTransaction } from '../../transactions/getTransaction'
+import { listTransactions } from '../../transactions/listTransactions'
+import { builder } from '../builder'
+import { readPageRequest, toConnection } from '../connections'
+import { forwardConnectionArgs } from '../forwardConnectionArgs'
+import { authorize } from '../GraphQLContext'
+import { CurrencyEnum, TransactionStatusEnum } from './enums'
+
+export const TransactionNode = builder.prismaNode('Transaction', {
+  id: { field: 'id' },
+  findUnique: (id, context) => ({ accountId_id: { accountId: context.caller?.account.id ?? '', id } }),
+  fields: (t) => ({
+    customerId: t.exposeString('customerId'),
+    checkoutId: t.exposeString('checkoutId', { nullable: true, description: 'The checkout session that produced it.' }),
+    status: t.expose('status', { type: TransactionStatusEnum }),
+    amount: t.string({ resolve: (transaction) => formatAmount(transaction.amount, transaction.currency) }),
+    currency: t.expose('currency', { type: CurrencyEnum }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+  }),
+})
+
+const TransactionConnection = builder.connectionObject({ type: TransactionNode, name: 'TransactionConnection' }, { name: 'TransactionEdge' })
+
+builder.queryFields((t) => ({
+  transaction: t.field({
+    type: TransactionNode,
+    description: 'Scope: read.',
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, args, context) => getTransaction(authorize(context, ['read']), String(args.id), 'id'),
+  }),
+  transactions: t.field({
+    type: TransactionConnection,
+    description: 'Transactions, newest first (first: 1 to 500, default 100). Scope: read.',
+    args: { ...forwardConnectionArgs, customerId: t.arg.string({ required: false }) },
+    resolve: async (_root, args, context) => {
+      const domain = authorize(context, ['read'])
+      const page = readPageRequest(context, domain, 'transactions', args)
+      return toConnection(context, domain, 'transactions', await listTransactions(domain, args, page))
+    },
+  }),
+}))

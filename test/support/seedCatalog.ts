@@ -1,0 +1,48 @@
+import { randomUUID } from 'node:crypto'
+import { expect } from 'vitest'
+import type { TestApplication } from './startTestApplication'
+
+export interface SeededCatalog {
+  customerId: string
+  meterId: string
+  productId: string
+  priceId: string
+  sessionId: string
+  transactionId: string
+}
+
+/** One of everything through the public API: a customer, a meter, a credits product and price, a paid checkout. */
+export async function seedCatalog(app: TestApplication, key = app.key, unitPrice = '0.5'): Promise<SeededCatalog> {
+  const ok = async (method: string, path: string, body?: unknown) => {
+    const response = await app.request(method, path, { key, ...(body === undefined ? {} : { body }), idempotencyKey: randomUUID() })
+    expect(response.status, `${method} ${path}: ${JSON.stringify(response.body)}`).toBeLessThan(300)
+    return response.body.data
+  }
+  const customer = await ok('POST', '/v1/customers', { name: 'Seeded' })
+  const meter = await ok('POST', '/v1/usage/meters', { name: 'API calls', aggregation: 'sum', unit: 'request', resetPeriod: 'never' })
+  const product = await ok('POST', '/v1/products', {
+    name: 'Pay as you go',
+    type: 'metered',
+    defaultPrice: { amount: unitPrice, currency: 'USDC', model: 'metered', usageBillingMode: 'credits', meterId: meter.id },
+  })
+  const session = await ok('POST', '/v1/checkout/sessions', { mode: 'credits', customerId: customer.id, amount: '1.00', currency: 'USDC' })
+  await ok('POST', `/v1/test_helpers/checkout/sessions/${session.id}/pay`)
+  const transactions = await ok('GET', '/v1/transactions?limit=1')
+  return {
+    customerId: customer.id,
+    meterId: meter.id,
+    productId: product.id,
+    priceId: product.defaultPriceId,
+    sessionId: session.id,
+    transactionId: transactions.items[0].id,
+  }
+}
+
+/** A route path with its {parameters} filled from the seeded ids. */
+export function fillPath(path: string, ids: SeededCatalog): string {
+  return path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = (ids as unknown as Record<string, string>)[name]
+    if (!value) throw new Error(`no seeded id for {${name}}`)
+    return value
+  })
+}
