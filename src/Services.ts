@@ -7,4 +7,23 @@ export interface Services {
   signingSecret: Buffer
   /** Base of the URLs the service hands out (hosted pages). */
   publicUrl: string
+  /** Where payers send money: shown on the hosted payment page. */
+  paymentRails: PaymentRails
+}
+
+export interface PaymentRails {
+  pixKey: string
+  pixMerchantName: string
+  pixMerchantCity: string
+  usdcAddress: string
+  usdcNetwork: string
+}
+
+/** Sandbox values; a live installation sets its own through the environment (README). */
+export const defaultPaymentRails: PaymentRails = {
+  pixKey: 'pix-sandbox@billing.example',
+  pixMerchantName: 'BILLING SANDBOX',
+  pixMerchantCity: 'SAO PAULO',
+  usdcAddress: '0x000000000000000000000000000000000000dEaD',
+  usdcNetwork: 'Base (sandbox)',
 }

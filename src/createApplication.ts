@@ -3,7 +3,7 @@ import { buildOpenApiDocument } from '../rest/buildOpenApiDocument'
 import { compileRoutes } from '../rest/compileRoutes'
 import { createRestHandler } from '../rest/handleRestRequest'
 import { restRoutes } from '../rest/restRoutes'
-import type { Services } from './Services'
+import { defaultPaymentRails, type PaymentRails, type Services } from './Services'
 import { applyMigrations } from './database/applyMigrations'
 import { createDatabaseClient } from './database/createDatabaseClient'
 import { loadSigningSecret } from './database/loadSigningSecret'
@@ -14,6 +14,7 @@ import { createHttpHandler } from './http/createHttpHandler'
 export interface ApplicationOptions {
   databaseUrl: string
   publicUrl: string
+  paymentRails?: PaymentRails
   maxConnections?: number
 }
 
@@ -28,7 +29,12 @@ export interface Application {
 export async function createApplication(options: ApplicationOptions): Promise<Application> {
   await applyMigrations(options.databaseUrl)
   const database = createDatabaseClient(options.databaseUrl, options.maxConnections === undefined ? {} : { maxConnections: options.maxConnections })
-  const services: Services = { database, signingSecret: await loadSigningSecret(database.prisma), publicUrl: options.publicUrl }
+  const services: Services = {
+    database,
+    signingSecret: await loadSigningSecret(database.prisma),
+    publicUrl: options.publicUrl,
+    paymentRails: options.paymentRails ?? defaultPaymentRails,
+  }
   const compiledRoutes = compileRoutes(schema, restRoutes)
   const handler = createHttpHandler({
     services,

@@ -1,3 +1,5 @@
+import { defaultPaymentRails, type PaymentRails } from './Services'
+
 /** The server's environment (CONTRACT §8), read once at start. */
 export interface Configuration {
   port: number
@@ -7,6 +9,7 @@ export interface Configuration {
   dataDirectory: string
   publicUrl: string
   bootstrapKey: string | undefined
+  paymentRails: PaymentRails
 }
 
 export function readConfiguration(environment: NodeJS.ProcessEnv = process.env): Configuration {
@@ -20,5 +23,12 @@ export function readConfiguration(environment: NodeJS.ProcessEnv = process.env):
     dataDirectory: environment.DATA_DIR ?? './data',
     publicUrl: (environment.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
     bootstrapKey: environment.BILLING_BOOTSTRAP_KEY || undefined,
+    paymentRails: {
+      pixKey: environment.PIX_KEY || defaultPaymentRails.pixKey,
+      pixMerchantName: environment.PIX_MERCHANT_NAME || defaultPaymentRails.pixMerchantName,
+      pixMerchantCity: environment.PIX_MERCHANT_CITY || defaultPaymentRails.pixMerchantCity,
+      usdcAddress: environment.USDC_PAYMENT_ADDRESS || defaultPaymentRails.usdcAddress,
+      usdcNetwork: environment.USDC_NETWORK || defaultPaymentRails.usdcNetwork,
+    },
   }
 }

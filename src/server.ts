@@ -17,6 +17,7 @@ if (!configuration.databaseUrl) {
 const application = await createApplication({
   databaseUrl: configuration.databaseUrl ?? embedded!.url,
   publicUrl: configuration.publicUrl,
+  paymentRails: configuration.paymentRails,
 })
 const { prisma } = application.services.database
 if (configuration.bootstrapKey) await ensureBootstrapKey(prisma, systemClock, configuration.bootstrapKey)

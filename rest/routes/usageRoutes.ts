@@ -50,4 +50,15 @@ export const usageRoutes: RestRoute[] = [
     body: 'input',
     operation: `query CheckAccess($input: AccessCheckInput!) { accessCheck(input: $input) { allowed reason paymentUrl } }`,
   },
+  {
+    method: 'POST',
+    path: '/v1/access/consume',
+    summary: 'Atomic check-and-debit (extension): record the usage only if access is allowed; a denial is a 200 with allowed false',
+    scopes: ['write', 'usage:write'],
+    idempotency: 'ignored',
+    body: 'input',
+    operation: `mutation ConsumeAccess($input: RecordUsageEventInput!) {
+      consumeAccess(input: $input) { allowed reason paymentUrl event { id customerId meterId quantity status createdAt } }
+    }`,
+  },
 ]

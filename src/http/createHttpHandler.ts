@@ -5,6 +5,7 @@ import type { Services } from '../Services'
 import { DomainError } from '../domain/DomainError'
 import type { YogaServer } from '../graphql/createYogaServer'
 import { logError } from './log'
+import { serveHostedCheckout } from './serveHostedCheckout'
 import { chooseRequestId, runInRequestScope } from './requestScope'
 
 export const maxBodyBytes = 1024 * 1024
@@ -38,6 +39,14 @@ async function dispatch(routes: HttpRoutes, request: IncomingMessage, response: 
     if (Number(request.headers['content-length'] ?? 0) > maxBodyBytes) return send(response, tooLarge())
     await routes.yoga.requestListener(request, response)
     return
+  }
+  if (url.pathname.startsWith('/checkout/')) {
+    const page = await serveHostedCheckout(routes.services, method, url.pathname)
+    if (page) {
+      response.writeHead(page.status, { ...page.headers, 'Content-Length': Buffer.byteLength(page.html) })
+      response.end(page.html)
+      return
+    }
   }
   if (url.pathname === '/healthz') return send(response, { status: 200, headers: {}, body: { status: 'ok' } })
   if (url.pathname === '/readyz') return send(response, await readiness(routes.services))

@@ -2,10 +2,22 @@ import { checkAccess, type AccessDecision } from '../../access/checkAccess'
 import { topUpUrl } from '../../checkout/paymentLinks'
 import { formatAmount } from '../../domain/money'
 import { builder } from '../builder'
-import { authorize } from '../GraphQLContext'
+import { authorize, type GraphQLContext } from '../GraphQLContext'
+import { consumeAccess } from '../../access/consumeAccess'
+import { RecordUsageEventInput, UsageEventNode } from './UsageEvent'
 
 interface AccessResult extends AccessDecision {
   accountId: string
+}
+
+function paymentUrlFor(result: AccessResult, context: GraphQLContext): string | null {
+  if (!result.shortfall) return null
+  return topUpUrl(context.services.publicUrl, context.services.signingSecret, {
+    accountId: result.accountId,
+    customerId: result.shortfall.customerId,
+    currency: result.shortfall.currency,
+    amount: formatAmount(result.shortfall.amount, result.shortfall.currency),
+  })
 }
 
 const AccessReasonEnum = builder.enumType('AccessReason', {
@@ -19,15 +31,7 @@ const AccessCheckResultType = builder.objectRef<AccessResult>('AccessCheckResult
     paymentUrl: t.string({
       nullable: true,
       description: 'On insufficient_credits: a page where the customer buys the credits that are missing.',
-      resolve: (result, _args, context) =>
-        result.shortfall
-          ? topUpUrl(context.services.publicUrl, context.services.signingSecret, {
-              accountId: result.accountId,
-              customerId: result.shortfall.customerId,
-              currency: result.shortfall.currency,
-              amount: formatAmount(result.shortfall.amount, result.shortfall.currency),
-            })
-          : null,
+      resolve: (result, _args, context) => paymentUrlFor(result, context),
     }),
   }),
 })
@@ -48,6 +52,32 @@ builder.queryField('accessCheck', (t) =>
     resolve: async (_root, args, context) => {
       const domain = authorize(context, ['write', 'usage:write'])
       return { ...(await checkAccess(domain, args.input)), accountId: domain.account.id }
+    },
+  }),
+)
+
+interface ConsumeOutcome extends AccessResult {
+  event: Awaited<ReturnType<typeof consumeAccess>>['event']
+}
+
+const ConsumeResultType = builder.objectRef<ConsumeOutcome>('ConsumeResult').implement({
+  description: 'An access check that, when allowed, also recorded the usage and debited its cost, atomically.',
+  fields: (t) => ({
+    allowed: t.exposeBoolean('allowed'),
+    reason: t.expose('reason', { type: AccessReasonEnum }),
+    paymentUrl: t.string({ nullable: true, resolve: (result, _args, context) => paymentUrlFor(result, context) }),
+    event: t.field({ type: UsageEventNode, nullable: true, resolve: (result) => result.event }),
+  }),
+})
+
+builder.mutationField('consumeAccess', (t) =>
+  t.field({
+    type: ConsumeResultType,
+    description: 'Atomic check-and-debit (extension): records the usage only if access is allowed. Scope: write or usage:write.',
+    args: { input: t.arg({ type: RecordUsageEventInput, required: true }) },
+    resolve: async (_root, args, context) => {
+      const domain = authorize(context, ['write', 'usage:write'])
+      return { ...(await consumeAccess(domain, args.input)), accountId: domain.account.id }
     },
   }),
 )

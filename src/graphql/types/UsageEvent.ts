@@ -41,7 +41,7 @@ builder.queryField('usageEvents', (t) =>
   }),
 )
 
-const RecordUsageEventInput = builder.inputType('RecordUsageEventInput', {
+export const RecordUsageEventInput = builder.inputType('RecordUsageEventInput', {
   fields: (t) => ({
     customerId: t.string({ required: true }),
     meterId: t.string({ required: true }),
