@@ -61,13 +61,28 @@ export async function startEmbeddedDatabase(dataDirectory: string, log: (message
 /**
  * A server left running by a process that was killed (kill -9 skips our shutdown) still holds the
  * cluster's lock file; it is asked to shut down fast (SIGINT), which keeps every committed write.
+ * One whose parent (a service process) is still running belongs to that process: starting a second
+ * service on the same DATA_DIR is refused rather than pulling the database from under the first.
  */
 async function stopOrphanedServer(clusterDirectory: string): Promise<void> {
   const pidFile = path.join(clusterDirectory, 'postmaster.pid')
   const pid = Number((await readFile(pidFile, 'utf8').catch(() => '')).split('\n')[0])
   if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return
+  const owner = await parentCommand(pid)
+  if (owner && /\bnode\b|tsx/.test(owner)) {
+    throw new Error(`DATA_DIR is in use: its database belongs to another running service process (${owner.slice(0, 80)})`)
+  }
   process.kill(pid, 'SIGINT')
   for (let waited = 0; waited < 15_000 && isAlive(pid); waited += 100) await new Promise((resolve) => setTimeout(resolve, 100))
+}
+
+/** The command line of a process's parent, where /proc tells it (Linux); undefined elsewhere. */
+async function parentCommand(pid: number): Promise<string | undefined> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => undefined)
+  const parent = stat ? Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) : NaN
+  if (!Number.isInteger(parent) || parent <= 1) return undefined
+  const command = await readFile(`/proc/${parent}/cmdline`, 'utf8').catch(() => undefined)
+  return command?.replaceAll('\0', ' ').trim()
 }
 
 function isAlive(pid: number): boolean {

@@ -4,6 +4,7 @@ import { createGraphQLContext } from './createGraphQLContext'
 import type { GraphQLContext } from './GraphQLContext'
 import { currentRequestId } from '../http/requestScope'
 import { maskError } from './maskError'
+import { renderLocalGraphiQL } from './renderLocalGraphiQL'
 import { schema } from './schema'
 
 export type YogaServer = YogaServerInstance<Record<string, never>, GraphQLContext>
@@ -20,6 +21,7 @@ export function createYogaServer(services: Services): YogaServer {
       title: 'Billing service GraphQL',
       defaultQuery: '# Add your key under Headers: {"Authorization": "Bearer bk_test_..."}\n{\n  customers(first: 10) {\n    edges { node { id name email createdAt } }\n    pageInfo { hasNextPage endCursor }\n  }\n}\n',
     },
+    renderGraphiQL: renderLocalGraphiQL,
     maskedErrors: { maskError: (error) => maskError(error) },
     context: ({ request }) =>
       createGraphQLContext({ services, requestId: currentRequestId() ?? 'unknown', authorization: request.headers.get('authorization') }),

@@ -3,8 +3,10 @@ import type { RestHandler, RestResponse } from '../../rest/handleRestRequest'
 import { errorEnvelope, successEnvelope } from '../../rest/envelope'
 import type { Services } from '../Services'
 import { DomainError } from '../domain/DomainError'
+import { classifyError } from '../domain/classifyError'
 import type { YogaServer } from '../graphql/createYogaServer'
 import { logError } from './log'
+import { readGraphiQLAsset } from './readGraphiQLAsset'
 import { serveHostedCheckout } from './serveHostedCheckout'
 import { chooseRequestId, runInRequestScope } from './requestScope'
 
@@ -24,9 +26,10 @@ export function createHttpHandler(routes: HttpRoutes): (request: IncomingMessage
     response.setHeader('X-Request-Id', requestId)
     runInRequestScope(requestId, () => {
       dispatch(routes, request, response, requestId).catch((error: unknown) => {
-        logError(error)
-        if (!response.headersSent) send(response, { status: 500, headers: {}, body: errorEnvelope(new DomainError('internal_error', 'Something went wrong on our side')) })
-        else response.destroy()
+        const classified = classifyError(error)
+        if (classified.code === 'internal_error') logError(error)
+        if (response.headersSent) return response.destroy()
+        send(response, { status: classified.status, headers: classified.code === 'unavailable' ? { 'Retry-After': '1' } : {}, body: errorEnvelope(classified) })
       })
     })
   }
@@ -39,6 +42,14 @@ async function dispatch(routes: HttpRoutes, request: IncomingMessage, response: 
     if (Number(request.headers['content-length'] ?? 0) > maxBodyBytes) return send(response, tooLarge())
     await routes.yoga.requestListener(request, response)
     return
+  }
+  if (url.pathname.startsWith('/graphiql/') && method === 'GET') {
+    const asset = await readGraphiQLAsset(url.pathname)
+    if (asset) {
+      response.writeHead(200, { 'Content-Type': asset.contentType, 'Content-Length': asset.body.length, 'Cache-Control': 'public, max-age=86400' })
+      response.end(asset.body)
+      return
+    }
   }
   if (url.pathname.startsWith('/checkout/')) {
     const page = await serveHostedCheckout(routes.services, method, url.pathname)
