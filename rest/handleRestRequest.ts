@@ -61,7 +61,7 @@ async function handle(services: Services, schema: GraphQLSchema, routes: readonl
   const { compiled, pathValues } = matched
   const route = compiled.route
 
-  const caller = await authenticateApiKey(services.database.prisma, systemClock, request.header('authorization'))
+  const caller = await authenticateApiKey(services.database.prisma, systemClock, request.header('authorization'), services.apiKeyCache)
   requireScope(caller.scopes, route.scopes)
 
   const body = await readJsonBody(request)

@@ -4,6 +4,7 @@ import { compileRoutes } from '../rest/compileRoutes'
 import { createRestHandler } from '../rest/handleRestRequest'
 import { restRoutes } from '../rest/restRoutes'
 import { defaultPaymentRails, type PaymentRails, type Services } from './Services'
+import { ApiKeyCache } from './accounts/ApiKeyCache'
 import { applyMigrations } from './database/applyMigrations'
 import { createDatabaseClient } from './database/createDatabaseClient'
 import { loadSigningSecret } from './database/loadSigningSecret'
@@ -29,8 +30,11 @@ export interface Application {
 export async function createApplication(options: ApplicationOptions): Promise<Application> {
   await applyMigrations(options.databaseUrl)
   const database = createDatabaseClient(options.databaseUrl, options.maxConnections === undefined ? {} : { maxConnections: options.maxConnections })
+  const apiKeyCache = new ApiKeyCache(options.databaseUrl)
+  await apiKeyCache.start()
   const services: Services = {
     database,
+    apiKeyCache,
     signingSecret: await loadSigningSecret(database.prisma),
     publicUrl: options.publicUrl,
     paymentRails: options.paymentRails ?? defaultPaymentRails,
@@ -43,5 +47,12 @@ export async function createApplication(options: ApplicationOptions): Promise<Ap
     openApiDocument: buildOpenApiDocument(compiledRoutes, options.publicUrl),
   })
   const server = createServer(handler)
-  return { services, server, close: () => database.close() }
+  return {
+    services,
+    server,
+    close: async () => {
+      await apiKeyCache.close()
+      await database.close()
+    },
+  }
 }

@@ -3,6 +3,7 @@ import { DomainError } from '../domain/DomainError'
 import { hashKeySecret, isWellFormedKeySecret } from './apiKeySecrets'
 import { createApiKey, type CreatedApiKey } from './createApiKey'
 import { allScopes } from './scopes'
+import { notifyApiKeysChanged } from './notifyApiKeysChanged'
 
 export const defaultAccountName = 'default'
 
@@ -17,6 +18,7 @@ export async function ensureBootstrapKey(db: Database, clock: Clock, secret: str
   const existing = await db.apiKey.findUnique({ where: { secretHash: hashKeySecret(secret) } })
   if (existing) {
     await db.apiKey.update({ where: { id: existing.id }, data: { scopes: [...allScopes] } })
+    await notifyApiKeysChanged(db)
     return
   }
   await createApiKey(db, clock, { accountName: defaultAccountName, mode: 'test', secret })

@@ -23,7 +23,7 @@ export async function createGraphQLContext(source: ContextSource): Promise<Graph
   // No header is not an error yet: introspection and GraphiQL need no key; every data field asks for one.
   if (!caller && source.authorization) {
     try {
-      caller = await authenticateApiKey(db, systemClock, source.authorization)
+      caller = await authenticateApiKey(db, systemClock, source.authorization, source.services.apiKeyCache)
     } catch (error) {
       authenticationFailure = classifyError(error)
     }

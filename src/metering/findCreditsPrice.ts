@@ -1,19 +1,19 @@
 import type { DomainContext } from '../domain/DomainContext'
-import type { Price } from '../generated/prisma/client'
+import type { Currency, Decimal } from '../domain/money'
+import { Prisma } from '../generated/prisma/client'
+import { creditsPriceLateral } from './creditsPriceSql'
 
-/**
- * The price that charges credits for a meter (CONTRACT §6): an active `credits` price, or an active
- * `metered` price with usageBillingMode `credits`, on an active product. The newest wins when several do.
- */
-export async function findCreditsPrice(context: DomainContext, meterId: string): Promise<Price | null> {
-  return context.db.price.findFirst({
-    where: {
-      accountId: context.account.id,
-      meterId,
-      active: true,
-      product: { status: 'active' },
-      OR: [{ model: 'credits' }, { model: 'metered', usageBillingMode: 'credits' }],
-    },
-    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-  })
+export interface CreditsPrice {
+  id: string
+  amount: Decimal
+  currency: Currency
+}
+
+/** The price that charges credits for a meter (see creditsPriceSql), or null. */
+export async function findCreditsPrice(context: DomainContext, meterId: string): Promise<CreditsPrice | null> {
+  const rows = await context.db.$queryRaw<{ id: string; amount: Decimal; currency: Currency }[]>(Prisma.sql`
+    SELECT credits_price.id, credits_price.amount, credits_price.currency::text AS currency
+    FROM ${creditsPriceLateral(context.account.id, Prisma.sql`${meterId}`)} AS credits_price`)
+  const row = rows[0]
+  return row ? { id: row.id, amount: new Prisma.Decimal(row.amount), currency: row.currency } : null
 }
