@@ -1,11 +1,14 @@
 import type { ApiKeyCache } from './accounts/ApiKeyCache'
 import type { DatabaseConnection } from './database/createDatabaseClient'
+import type { UsageEventBatcher } from './metering/UsageEventBatcher'
 
 /** What lives as long as the process: one per server, shared by every request. */
 export interface Services {
   database: DatabaseConnection
   /** Recently used keys; emptied in every process whenever a key changes. */
   apiKeyCache: ApiKeyCache
+  /** Group commit for usage events (see UsageEventBatcher). */
+  usageBatcher: UsageEventBatcher
   /** Signs list cursors and payment links; the same in every process on one database (see loadSigningSecret). */
   signingSecret: Buffer
   /** Base of the URLs the service hands out (hosted pages). */

@@ -5,6 +5,7 @@ import { createRestHandler } from '../rest/handleRestRequest'
 import { restRoutes } from '../rest/restRoutes'
 import { defaultPaymentRails, type PaymentRails, type Services } from './Services'
 import { ApiKeyCache } from './accounts/ApiKeyCache'
+import { UsageEventBatcher } from './metering/UsageEventBatcher'
 import { applyMigrations } from './database/applyMigrations'
 import { createDatabaseClient } from './database/createDatabaseClient'
 import { loadSigningSecret } from './database/loadSigningSecret'
@@ -35,6 +36,7 @@ export async function createApplication(options: ApplicationOptions): Promise<Ap
   const services: Services = {
     database,
     apiKeyCache,
+    usageBatcher: new UsageEventBatcher(database.prisma),
     signingSecret: await loadSigningSecret(database.prisma),
     publicUrl: options.publicUrl,
     paymentRails: options.paymentRails ?? defaultPaymentRails,

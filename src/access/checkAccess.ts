@@ -1,8 +1,7 @@
 import { DomainError } from '../domain/DomainError'
 import type { DomainContext } from '../domain/DomainContext'
-import { costOf, parseQuantity, type Currency, type Decimal } from '../domain/money'
+import { parseQuantity, type Currency, type Decimal } from '../domain/money'
 import { Prisma } from '../generated/prisma/client'
-import { unitsFor } from '../metering/unitsFor'
 
 export type AccessReason = 'credits_available' | 'insufficient_credits' | 'no_entitlement' | 'entitlement_expired' | 'entitlement_past_due'
 
@@ -22,10 +21,9 @@ export interface AccessCheckInput {
 interface AccessFacts {
   customerId: string | null
   meterId: string | null
-  aggregation: 'sum' | 'count' | null
   entitlementStatus: 'active' | 'past_due' | 'expired' | null
-  unitAmount: Decimal | null
   currency: Currency | null
+  cost: Decimal | null
   balance: Decimal | null
 }
 
@@ -38,17 +36,17 @@ export async function checkAccess(context: DomainContext, input: AccessCheckInpu
   const quantity = parseQuantity(input.quantity)
   // billing_access_facts (prisma/migrations/…_hot_path_functions) gathers every fact in one planned-once query.
   const [facts] = await context.db.$queryRaw<AccessFacts[]>(
-    Prisma.sql`SELECT * FROM billing_access_facts(${context.account.id}, ${input.customerId}, ${input.meterId})`,
+    Prisma.sql`SELECT * FROM billing_access_facts(${context.account.id}, ${input.customerId}, ${input.meterId}, ${quantity.toFixed()}::numeric)`,
   )
   if (!facts?.customerId) throw new DomainError('customer_not_found', 'No such customer', { param: 'customerId' })
-  if (!facts.meterId || !facts.aggregation) throw new DomainError('meter_not_found', 'No such meter', { param: 'meterId' })
+  if (!facts.meterId) throw new DomainError('meter_not_found', 'No such meter', { param: 'meterId' })
 
   if (facts.entitlementStatus === 'active') return { allowed: true, reason: 'credits_available' }
   if (facts.entitlementStatus === 'past_due') return { allowed: false, reason: 'entitlement_past_due' }
   if (facts.entitlementStatus === 'expired') return { allowed: false, reason: 'entitlement_expired' }
 
-  if (facts.unitAmount === null || facts.currency === null) return { allowed: false, reason: 'no_entitlement' }
-  const cost = costOf(unitsFor({ aggregation: facts.aggregation }, quantity), new Prisma.Decimal(facts.unitAmount), facts.currency)
+  if (facts.cost === null || facts.currency === null) return { allowed: false, reason: 'no_entitlement' }
+  const cost = new Prisma.Decimal(facts.cost)
   const balance = new Prisma.Decimal(facts.balance ?? 0)
   if (balance.greaterThanOrEqualTo(cost)) return { allowed: true, reason: 'credits_available' }
   return { allowed: false, reason: 'insufficient_credits', shortfall: { customerId: facts.customerId, currency: facts.currency, amount: cost.minus(balance) } }

@@ -1,4 +1,5 @@
 import type { DatabaseClient } from '../database/createDatabaseClient'
+import type { UsageEventBatcher } from '../metering/UsageEventBatcher'
 
 /** The root client, or the client of a transaction that is already open. */
 export type Database = DatabaseClient | Omit<DatabaseClient, '$connect' | '$disconnect' | '$on' | '$transaction' | '$extends'>
@@ -20,6 +21,10 @@ export interface DomainContext {
   db: Database
   clock: Clock
   account: AccountScope
+  /** True when `db` is a transaction already open: operations then join it instead of opening their own. */
+  transactional?: boolean
+  /** Shares commits among usage events recorded outside a transaction (absent: each commits alone). */
+  usageBatcher?: UsageEventBatcher
 }
 
 export const systemClock: Clock = { now: () => new Date() }
@@ -31,8 +36,10 @@ const transactionTimeoutMilliseconds = 30_000
  * operation called inside a larger unit of work (an idempotent request) commits with it.
  */
 export async function inTransaction<T>(context: DomainContext, work: (context: DomainContext) => Promise<T>): Promise<T> {
-  if (!('$transaction' in context.db)) return work(context)
-  return context.db.$transaction((transaction) => work({ ...context, db: transaction }), {
+  // A transaction client has a $transaction method at run time too, so the flag, not the method, decides.
+  if (context.transactional) return work(context)
+  const root = context.db as DatabaseClient
+  return root.$transaction((transaction) => work({ ...context, db: transaction, transactional: true }), {
     timeout: transactionTimeoutMilliseconds,
   })
 }

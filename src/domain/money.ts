@@ -28,11 +28,6 @@ export function formatAmount(amount: Decimal | string | number, currency: Curren
   return new Prisma.Decimal(amount).toFixed(currencyDecimals[currency], Prisma.Decimal.ROUND_HALF_UP)
 }
 
-/** units × unit price, rounded half-up to the currency's smallest unit. */
-export function costOf(units: Decimal, unitAmount: Decimal, currency: Currency): Decimal {
-  return units.times(unitAmount).toDecimalPlaces(currencyDecimals[currency], Prisma.Decimal.ROUND_HALF_UP)
-}
-
 export const zero = new Prisma.Decimal(0)
 
 const maxQuantity = new Prisma.Decimal('1000000000000')

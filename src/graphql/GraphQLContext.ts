@@ -11,6 +11,8 @@ import { DomainError } from '../domain/DomainError'
 export interface GraphQLContext {
   services: Services
   db: Database
+  /** True when `db` is the transaction of an idempotent REST request. */
+  transactional: boolean
   clock: Clock
   requestId: string
   /** The authenticated caller; undefined with `authenticationFailure` set when the key was refused. */
@@ -28,5 +30,11 @@ export function authorize(context: GraphQLContext, scopes: readonly Scope[]): Do
     throw context.authenticationFailure ?? new DomainError('unauthorized', 'A valid API key is required: send "Authorization: Bearer <key>"')
   }
   requireScope(caller.scopes, scopes)
-  return { db: context.db, clock: context.clock, account: caller.account }
+  return {
+    db: context.db,
+    clock: context.clock,
+    account: caller.account,
+    transactional: context.transactional,
+    ...(context.transactional ? {} : { usageBatcher: context.services.usageBatcher }),
+  }
 }

@@ -1,6 +1,6 @@
 import { inTransaction, type DomainContext } from '../domain/DomainContext'
 import { createId } from '../domain/createId'
-import { isUniqueViolation } from '../domain/isUniqueViolation'
+import { DomainError } from '../domain/DomainError'
 import { validateText } from '../domain/validateMetadata'
 import type { Meter, MeterAggregation, MeterResetPeriod, MeterUnit } from '../generated/prisma/client'
 
@@ -23,21 +23,23 @@ export function slugify(name: string): string {
   return slug || 'meter'
 }
 
-/** The slug is unique per account: a taken slug gets the first free suffix (-2, -3, …). */
+/**
+ * The slug is unique per account: a taken slug gets the first free suffix (-2, -3, …). Conflicts are
+ * skipped (ON CONFLICT DO NOTHING), not caught, so an enclosing transaction stays usable.
+ */
 export async function createMeter(context: DomainContext, input: CreateMeterInput): Promise<Meter> {
   const name = validateText(input.name, 'name', 200)
   const base = slugify(name)
-  for (let attempt = 1; ; attempt += 1) {
-    const slug = attempt === 1 ? base : `${base}-${attempt}`
-    try {
-      // Each attempt is its own transaction: a unique violation aborts the transaction it happens in.
-      return await inTransaction(context, ({ db, account, clock }) =>
-        db.meter.create({
-          data: { id: createId('Meter'), accountId: account.id, name, slug, aggregation: input.aggregation, unit: input.unit, resetPeriod: input.resetPeriod, createdAt: clock.now() },
-        }),
-      )
-    } catch (error) {
-      if (!isUniqueViolation(error, 'slug') || attempt >= 1000) throw error
+  return inTransaction(context, async ({ db, account, clock }) => {
+    const id = createId('Meter')
+    for (let attempt = 1; attempt <= 1000; attempt += 1) {
+      const slug = attempt === 1 ? base : `${base}-${attempt}`
+      const created = await db.meter.createMany({
+        data: { id, accountId: account.id, name, slug, aggregation: input.aggregation, unit: input.unit, resetPeriod: input.resetPeriod, createdAt: clock.now() },
+        skipDuplicates: true,
+      })
+      if (created.count === 1) return db.meter.findUniqueOrThrow({ where: { id } })
     }
-  }
+    throw new DomainError('validation_error', 'Too many meters share this name', { param: 'name' })
+  })
 }
