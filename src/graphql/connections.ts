@@ -2,7 +2,8 @@ import { DomainError } from '../domain/DomainError'
 import type { DomainContext } from '../domain/DomainContext'
 import type { ListPosition, Page, PageRequest } from '../domain/Page'
 import { decodeCursor, encodeCursor, type CursorScope } from './cursors'
-import type { GraphQLContext } from './GraphQLContext'
+import type { Scope } from '../accounts/scopes'
+import { authorize, type GraphQLContext } from './GraphQLContext'
 
 // Every list is a Relay connection with forward paging only (`first`, `after`), newest first; REST's
 // `limit`/`before`/`cursor` are these same arguments, and `nextCursor` is `pageInfo.endCursor`.
@@ -64,4 +65,20 @@ export function toConnection<T extends ListPosition>(
       endCursor: page.hasMore ? (edges.at(-1)?.cursor ?? null) : null,
     },
   }
+}
+
+/**
+ * A connection field's whole resolver: authorize, read the page arguments, list, wrap. `list` names the
+ * list for its cursors (a cursor of one list is refused by every other).
+ */
+export async function resolveConnection<T extends ListPosition>(
+  context: GraphQLContext,
+  scopes: readonly Scope[],
+  list: string,
+  args: ConnectionArguments,
+  read: (domain: DomainContext, page: PageRequest) => Promise<Page<T>>,
+  limits: PageSizeLimits = standardPageSize,
+): Promise<Connection<T>> {
+  const domain = authorize(context, scopes)
+  return toConnection(context, domain, list, await read(domain, readPageRequest(context, domain, list, args, limits)))
 }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import { DomainError } from '../domain/DomainError'
+import { canonicalJson } from '../domain/canonicalJson'
 import type { Database, DomainContext } from '../domain/DomainContext'
 import { createId } from '../domain/createId'
 import { parseQuantity, type Currency } from '../domain/money'
@@ -33,9 +34,7 @@ export function prepareUsageEvent(context: DomainContext, input: RecordUsageEven
   const quantity = parseQuantity(input.quantity).toFixed()
   const idempotencyKey = validateText(input.idempotencyKey, 'idempotencyKey', 255)
   const metadata = input.metadata == null ? null : validateMetadata(input.metadata)
-  const fingerprint = createHash('sha256')
-    .update(JSON.stringify([input.customerId, input.meterId, quantity, metadata === null ? null : sortKeys(metadata)]))
-    .digest('hex')
+  const fingerprint = createHash('sha256').update(canonicalJson([input.customerId, input.meterId, quantity, metadata])).digest('hex')
   return {
     id: createId('UsageEvent'),
     accountId: context.account.id,
@@ -103,16 +102,3 @@ function toOutcome(row: OutcomeRow): UsageOutcome {
       }
   }
 }
-
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys)
-  if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(
-      Object.entries(value as Record<string, unknown>)
-        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-        .map(([key, item]) => [key, sortKeys(item)]),
-    )
-  }
-  return value
-}
-

@@ -1,11 +1,11 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
-import { createServer, type AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import autocannon from 'autocannon'
 import pg from 'pg'
+import { findFreePort } from '../../src/findFreePort'
 
 // `npm run bench`: the hot paths against the hardware's ceilings, measured side by side in one run.
 //   1. bare node:http answering a small JSON POST (the HTTP ceiling);
@@ -29,14 +29,6 @@ interface Measurement {
   errors: number
 }
 
-async function freePort(): Promise<number> {
-  const probe = createServer()
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve))
-  const port = (probe.address() as AddressInfo).port
-  await new Promise((resolve) => probe.close(resolve))
-  return port
-}
-
 async function waitFor(url: string, child: ChildProcess): Promise<void> {
   for (let attempt = 0; attempt < 300; attempt += 1) {
     if (child.exitCode !== null) throw new Error(`${url}: the process exited`)
@@ -53,7 +45,7 @@ async function load(name: string, options: autocannon.Options): Promise<Measurem
 }
 
 async function bareHttpCeiling(): Promise<Measurement> {
-  const port = await freePort()
+  const port = await findFreePort()
   const source = `require('node:http').createServer((q, s) => { let b = ''; q.on('data', (c) => (b += c)); q.on('end', () => { const body = JSON.stringify({ data: { allowed: true, reason: 'credits_available' }, error: null, success: true }); s.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) }); s.end(body) }) }).listen(${port}, '127.0.0.1')`
   const child = spawn(process.execPath, ['-e', source], { stdio: 'ignore' })
   try {
@@ -100,7 +92,7 @@ COMMIT;
 }
 
 async function startService(databaseUrl: string): Promise<{ child: ChildProcess; baseUrl: string; peakRssMegabytes: () => Promise<number> }> {
-  const port = await freePort()
+  const port = await findFreePort()
   // The same command as `npm start`, so the measured memory is what a deployment would see.
   const startCommand = (JSON.parse(await readFile('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start.split(' ')
   const child = spawn(process.execPath, startCommand.slice(1), {

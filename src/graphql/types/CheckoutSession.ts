@@ -1,4 +1,5 @@
 import { cancelCheckoutSession } from '../../checkout/cancelCheckoutSession'
+import { effectiveStatus } from '../../checkout/checkoutRules'
 import { createCheckoutSession } from '../../checkout/createCheckoutSession'
 import { getCheckoutSession } from '../../checkout/getCheckoutSession'
 import { payCheckoutSession } from '../../checkout/payCheckoutSession'
@@ -17,7 +18,7 @@ export const CheckoutSessionNode = builder.prismaNode('CheckoutSession', {
     status: t.field({
       type: CheckoutStatusEnum,
       description: 'An open session past expiresAt is expired.',
-      resolve: (session, _args, context) => (session.status === 'open' && session.expiresAt <= context.clock.now() ? 'expired' : session.status),
+      resolve: (session, _args, context) => effectiveStatus(session, context.clock.now()),
     }),
     customerId: t.exposeString('customerId'),
     productId: t.exposeString('productId', { nullable: true }),

@@ -3,7 +3,7 @@ import { listCreditLedger } from '../../credits/listCreditLedger'
 import type { CreditBalanceView } from '../../credits/getCreditBalance'
 import { formatAmount } from '../../domain/money'
 import { builder } from '../builder'
-import { readPageRequest, toConnection } from '../connections'
+import { resolveConnection } from '../connections'
 import { forwardConnectionArgs } from '../forwardConnectionArgs'
 import { authorize } from '../GraphQLContext'
 import { CurrencyEnum, LedgerEntryKindEnum } from './enums'
@@ -46,10 +46,6 @@ builder.queryFields((t) => ({
     type: CreditLedgerConnection,
     description: 'A customer\'s credit ledger, newest first. Scope: read.',
     args: { ...forwardConnectionArgs, customerId: t.arg.string({ required: true }), currency: t.arg({ type: CurrencyEnum, required: false }) },
-    resolve: async (_root, args, context) => {
-      const domain = authorize(context, ['read'])
-      const page = readPageRequest(context, domain, 'creditLedger', args)
-      return toConnection(context, domain, 'creditLedger', await listCreditLedger(domain, args, page))
-    },
+    resolve: (_root, args, context) => resolveConnection(context, ['read'], 'creditLedger', args, (domain, page) => listCreditLedger(domain, args, page)),
   }),
 }))

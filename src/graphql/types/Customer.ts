@@ -4,7 +4,7 @@ import { getCustomer } from '../../customers/getCustomer'
 import { listCustomers } from '../../customers/listCustomers'
 import { updateCustomer } from '../../customers/updateCustomer'
 import { builder } from '../builder'
-import { readPageRequest, toConnection } from '../connections'
+import { resolveConnection } from '../connections'
 import { forwardConnectionArgs } from '../forwardConnectionArgs'
 import { authorize } from '../GraphQLContext'
 
@@ -35,11 +35,7 @@ builder.queryFields((t) => ({
     type: CustomerConnection,
     description: 'Customers, newest first. Scope: read.',
     args: { ...forwardConnectionArgs, externalId: t.arg.string({ required: false }) },
-    resolve: async (_root, args, context) => {
-      const domain = authorize(context, ['read'])
-      const page = readPageRequest(context, domain, 'customers', args)
-      return toConnection(context, domain, 'customers', await listCustomers(domain, { externalId: args.externalId }, page))
-    },
+    resolve: (_root, args, context) => resolveConnection(context, ['read'], 'customers', args, (domain, page) => listCustomers(domain, args, page)),
   }),
 }))
 

@@ -2,7 +2,7 @@ import { createMeter } from '../../metering/createMeter'
 import { listMeters } from '../../metering/listMeters'
 import { getMeter } from '../../metering/getMeter'
 import { builder } from '../builder'
-import { readPageRequest, toConnection } from '../connections'
+import { resolveConnection } from '../connections'
 import { forwardConnectionArgs } from '../forwardConnectionArgs'
 import { authorize } from '../GraphQLContext'
 import { MeterAggregationEnum, MeterResetPeriodEnum, MeterUnitEnum } from './enums'
@@ -33,10 +33,7 @@ builder.queryFields((t) => ({
     type: MeterConnection,
     description: 'Meters, newest first. Scope: read.',
     args: forwardConnectionArgs,
-    resolve: async (_root, args, context) => {
-      const domain = authorize(context, ['read'])
-      return toConnection(context, domain, 'meters', await listMeters(domain, readPageRequest(context, domain, 'meters', args)))
-    },
+    resolve: (_root, args, context) => resolveConnection(context, ['read'], 'meters', args, listMeters),
   }),
 }))
 

@@ -7,7 +7,7 @@ import { updatePrice } from '../../catalog/updatePrice'
 import { updateProduct } from '../../catalog/updateProduct'
 import { formatAmount } from '../../domain/money'
 import { builder } from '../builder'
-import { readPageRequest, toConnection } from '../connections'
+import { resolveConnection } from '../connections'
 import { forwardConnectionArgs } from '../forwardConnectionArgs'
 import { authorize } from '../GraphQLContext'
 import {
@@ -69,11 +69,7 @@ builder.queryFields((t) => ({
     type: ProductConnection,
     description: 'Products, newest first. Scope: read.',
     args: { ...forwardConnectionArgs, status: t.arg({ type: ProductStatusEnum, required: false }) },
-    resolve: async (_root, args, context) => {
-      const domain = authorize(context, ['read'])
-      const page = readPageRequest(context, domain, 'products', args)
-      return toConnection(context, domain, 'products', await listProducts(domain, { status: args.status }, page))
-    },
+    resolve: (_root, args, context) => resolveConnection(context, ['read'], 'products', args, (domain, page) => listProducts(domain, args, page)),
   }),
 }))
 

@@ -2,7 +2,7 @@ import { formatAmount } from '../../domain/money'
 import { getTransaction } from '../../transactions/getTransaction'
 import { listTransactions } from '../../transactions/listTransactions'
 import { builder } from '../builder'
-import { readPageRequest, toConnection } from '../connections'
+import { resolveConnection } from '../connections'
 import { forwardConnectionArgs } from '../forwardConnectionArgs'
 import { authorize } from '../GraphQLContext'
 import { CurrencyEnum, TransactionStatusEnum } from './enums'
@@ -33,10 +33,6 @@ builder.queryFields((t) => ({
     type: TransactionConnection,
     description: 'Transactions, newest first (first: 1 to 500, default 100). Scope: read.',
     args: { ...forwardConnectionArgs, customerId: t.arg.string({ required: false }) },
-    resolve: async (_root, args, context) => {
-      const domain = authorize(context, ['read'])
-      const page = readPageRequest(context, domain, 'transactions', args)
-      return toConnection(context, domain, 'transactions', await listTransactions(domain, args, page))
-    },
+    resolve: (_root, args, context) => resolveConnection(context, ['read'], 'transactions', args, (domain, page) => listTransactions(domain, args, page)),
   }),
 }))

@@ -2,7 +2,7 @@ import { formatAmount } from '../../domain/money'
 import { listUsageEvents } from '../../metering/listUsageEvents'
 import { recordUsageEvent } from '../../metering/recordUsageEvent'
 import { builder } from '../builder'
-import { readPageRequest, toConnection } from '../connections'
+import { resolveConnection } from '../connections'
 import { forwardConnectionArgs } from '../forwardConnectionArgs'
 import { authorize } from '../GraphQLContext'
 import { CurrencyEnum } from './enums'
@@ -33,11 +33,7 @@ builder.queryField('usageEvents', (t) =>
     type: UsageEventConnection,
     description: 'Usage events, newest first. Scope: read.',
     args: { ...forwardConnectionArgs, customerId: t.arg.string({ required: false }), meterId: t.arg.string({ required: false }) },
-    resolve: async (_root, args, context) => {
-      const domain = authorize(context, ['read'])
-      const page = readPageRequest(context, domain, 'usageEvents', args)
-      return toConnection(context, domain, 'usageEvents', await listUsageEvents(domain, args, page))
-    },
+    resolve: (_root, args, context) => resolveConnection(context, ['read'], 'usageEvents', args, (domain, page) => listUsageEvents(domain, args, page)),
   }),
 )
 
