@@ -18,6 +18,7 @@ export interface ApplicationOptions {
   publicUrl: string
   paymentRails?: PaymentRails
   maxConnections?: number
+  onQuery?: (sql: string) => void
 }
 
 export interface Application {
@@ -30,7 +31,10 @@ export interface Application {
 /** Everything but listening: migrate, connect, wire GraphQL, REST and HTTP together. */
 export async function createApplication(options: ApplicationOptions): Promise<Application> {
   await applyMigrations(options.databaseUrl)
-  const database = createDatabaseClient(options.databaseUrl, options.maxConnections === undefined ? {} : { maxConnections: options.maxConnections })
+  const database = createDatabaseClient(options.databaseUrl, {
+    ...(options.maxConnections === undefined ? {} : { maxConnections: options.maxConnections }),
+    ...(options.onQuery === undefined ? {} : { onQuery: options.onQuery }),
+  })
   const apiKeyCache = new ApiKeyCache(options.databaseUrl)
   await apiKeyCache.start()
   const services: Services = {

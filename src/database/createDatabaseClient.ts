@@ -13,6 +13,8 @@ export interface DatabaseConnection {
 export interface DatabaseOptions {
   /** Connections this process keeps at most. */
   maxConnections?: number
+  /** Called with each SQL statement Prisma sends (tests count queries with it). */
+  onQuery?: (sql: string) => void
 }
 
 // One pool per process, shared by Prisma and the few raw queries that need pg itself. A short
@@ -26,7 +28,11 @@ export function createDatabaseClient(databaseUrl: string, options: DatabaseOptio
   })
   // An idle connection that the server drops must not crash the process; the pool replaces it.
   pool.on('error', () => undefined)
-  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) })
+  const onQuery = options.onQuery
+  const prisma = onQuery
+    ? new PrismaClient({ adapter: new PrismaPg(pool), log: [{ emit: 'event', level: 'query' }] })
+    : new PrismaClient({ adapter: new PrismaPg(pool) })
+  if (onQuery) (prisma as unknown as { $on(event: 'query', listener: (event: { query: string }) => void): void }).$on('query', (event) => onQuery(event.query))
   return {
     prisma,
     pool,

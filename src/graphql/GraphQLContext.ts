@@ -18,6 +18,8 @@ export interface GraphQLContext {
   /** The authenticated caller; undefined with `authenticationFailure` set when the key was refused. */
   caller: Caller | undefined
   authenticationFailure: DomainError | undefined
+  /** Per-request batch loaders (one per nested list and page), so nested connections are not N+1. */
+  loaders: Map<string, unknown>
 }
 
 /**

@@ -28,5 +28,5 @@ export async function createGraphQLContext(source: ContextSource): Promise<Graph
       authenticationFailure = classifyError(error)
     }
   }
-  return { services: source.services, db, transactional: source.db !== undefined, clock: systemClock, requestId: source.requestId, caller, authenticationFailure }
+  return { services: source.services, db, transactional: source.db !== undefined, clock: systemClock, requestId: source.requestId, caller, authenticationFailure, loaders: new Map() }
 }

@@ -33,9 +33,14 @@ export interface TestApplication {
 }
 
 /** The real application (migrations, Prisma, GraphQL, REST, HTTP) on its own database and port. */
-export async function startTestApplication(options: { databaseUrl?: string } = {}): Promise<TestApplication> {
+export async function startTestApplication(options: { databaseUrl?: string; onQuery?: (sql: string) => void } = {}): Promise<TestApplication> {
   const databaseUrl = options.databaseUrl ?? (await createTestDatabase())
-  const application = await createApplication({ databaseUrl, publicUrl: 'http://billing.test', maxConnections: 10 })
+  const application = await createApplication({
+    databaseUrl,
+    publicUrl: 'http://billing.test',
+    maxConnections: 10,
+    ...(options.onQuery ? { onQuery: options.onQuery } : {}),
+  })
   await new Promise<void>((resolve) => application.server.listen(0, '127.0.0.1', resolve))
   const baseUrl = `http://127.0.0.1:${(application.server.address() as AddressInfo).port}`
   const createKey: TestApplication['createKey'] = async (keyOptions = {}) => {

@@ -33,7 +33,7 @@ export const CreditLedgerEntryNode = builder.prismaNode('CreditLedgerEntry', {
   }),
 })
 
-const CreditLedgerConnection = builder.connectionObject({ type: CreditLedgerEntryNode, name: 'CreditLedgerConnection' }, { name: 'CreditLedgerEdge' })
+export const CreditLedgerConnection = builder.connectionObject({ type: CreditLedgerEntryNode, name: 'CreditLedgerConnection' }, { name: 'CreditLedgerEdge' })
 
 builder.queryFields((t) => ({
   creditBalance: t.field({

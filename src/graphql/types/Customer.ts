@@ -3,7 +3,14 @@ import { customerLimits } from '../../customers/customerRules'
 import { getCustomer } from '../../customers/getCustomer'
 import { listCustomers } from '../../customers/listCustomers'
 import { updateCustomer } from '../../customers/updateCustomer'
+import DataLoader from 'dataloader'
+import { listCreditBalances } from '../../credits/listCreditBalances'
+import type { CreditBalance, CreditLedgerEntry, Transaction, UsageEvent } from '../../generated/prisma/client'
 import { builder } from '../builder'
+import { loadCustomerRecords } from '../loadCustomerRecords'
+import { CreditBalanceType, CreditLedgerConnection } from './Credits'
+import { TransactionConnection } from './Transaction'
+import { UsageEventConnection } from './UsageEvent'
 import { resolveConnection } from '../connections'
 import { forwardConnectionArgs } from '../forwardConnectionArgs'
 import { authorize } from '../GraphQLContext'
@@ -19,6 +26,40 @@ export const CustomerType = builder.prismaNode('Customer', {
     metadata: t.expose('metadata', { type: 'JSONObject', nullable: true, description: 'Up to 50 keys of your own data.' }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    creditBalances: t.field({
+      type: [CreditBalanceType],
+      description: 'One balance per currency that ever moved. Scope: read.',
+      resolve: async (customer, _args, context) => {
+        const domain = authorize(context, ['read'])
+        let loader = context.loaders.get('customer.creditBalances') as DataLoader<string, CreditBalance[]> | undefined
+        if (!loader) {
+          loader = new DataLoader(async (ids: readonly string[]) => {
+            const balances = await listCreditBalances(domain, ids)
+            return ids.map((id) => balances.get(id) ?? [])
+          })
+          context.loaders.set('customer.creditBalances', loader)
+        }
+        return (await loader.load(customer.id)).map((row) => ({ customerId: row.customerId, currency: row.currency, balance: row.balance, updatedAt: row.updatedAt }))
+      },
+    }),
+    creditLedger: t.field({
+      type: CreditLedgerConnection,
+      description: 'Newest first. Scope: read.',
+      args: forwardConnectionArgs,
+      resolve: (customer, args, context) => loadCustomerRecords<CreditLedgerEntry>(context, 'creditLedger', customer.id, args),
+    }),
+    usageEvents: t.field({
+      type: UsageEventConnection,
+      description: 'Newest first. Scope: read.',
+      args: forwardConnectionArgs,
+      resolve: (customer, args, context) => loadCustomerRecords<UsageEvent>(context, 'usageEvents', customer.id, args),
+    }),
+    transactions: t.field({
+      type: TransactionConnection,
+      description: 'Newest first. Scope: read.',
+      args: forwardConnectionArgs,
+      resolve: (customer, args, context) => loadCustomerRecords<Transaction>(context, 'transactions', customer.id, args),
+    }),
   }),
 })
 

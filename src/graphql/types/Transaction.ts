@@ -20,7 +20,7 @@ export const TransactionNode = builder.prismaNode('Transaction', {
   }),
 })
 
-const TransactionConnection = builder.connectionObject({ type: TransactionNode, name: 'TransactionConnection' }, { name: 'TransactionEdge' })
+export const TransactionConnection = builder.connectionObject({ type: TransactionNode, name: 'TransactionConnection' }, { name: 'TransactionEdge' })
 
 builder.queryFields((t) => ({
   transaction: t.field({

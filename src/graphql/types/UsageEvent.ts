@@ -26,7 +26,7 @@ export const UsageEventNode = builder.prismaNode('UsageEvent', {
   }),
 })
 
-const UsageEventConnection = builder.connectionObject({ type: UsageEventNode, name: 'UsageEventConnection' }, { name: 'UsageEventEdge' })
+export const UsageEventConnection = builder.connectionObject({ type: UsageEventNode, name: 'UsageEventConnection' }, { name: 'UsageEventEdge' })
 
 builder.queryField('usageEvents', (t) =>
   t.field({
