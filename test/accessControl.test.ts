@@ -64,6 +64,8 @@ describe('accounts never see each other', () => {
     priceId: 'price_not_found',
     sessionId: 'checkout_session_not_found',
     transactionId: 'transaction_not_found',
+    subscriptionId: 'subscription_not_found',
+    invoiceId: 'invoice_not_found',
   }
 
   for (const route of restRoutes.filter((candidate) => candidate.path.includes('{'))) {
@@ -78,7 +80,7 @@ describe('accounts never see each other', () => {
 
   test('lists, checks and events see only their own account', async () => {
     const intruder = await app.createKey({ account: 'intruder-lists' })
-    for (const path of ['/v1/customers', '/v1/products', '/v1/usage/meters', '/v1/usage/events', '/v1/transactions']) {
+    for (const path of ['/v1/customers', '/v1/products', '/v1/usage/meters', '/v1/usage/events', '/v1/transactions', '/v1/subscriptions', '/v1/invoices']) {
       expect((await app.request('GET', path, { key: intruder })).body.data.items, path).toEqual([])
     }
     const check = await app.request('POST', '/v1/access/check', { key: intruder, body: { customerId: ids.customerId, meterId: ids.meterId, quantity: 1 } })

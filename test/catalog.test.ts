@@ -47,7 +47,7 @@ describe('products and prices', () => {
     const now = new Date()
     // Subscriptions are created through their own endpoints in the next piece of work; the rule is checked now.
     const subscription = await prisma.subscription.create({
-      data: { id: `sub_${randomUUID().replaceAll('-', '').slice(0, 24)}`, accountId: account.id, customerId: customer.id, productId: product.id, priceId: product.defaultPriceId, status: 'past_due', paymentMethod: 'usdc_invoice', currentPeriodStart: now, currentPeriodEnd: new Date(now.getTime() + 86_400_000) },
+      data: { id: `sub_${randomUUID().replaceAll('-', '').slice(0, 24)}`, billingAnchor: now, accountId: account.id, customerId: customer.id, productId: product.id, priceId: product.defaultPriceId, status: 'past_due', paymentMethod: 'usdc_invoice', currentPeriodStart: now, currentPeriodEnd: new Date(now.getTime() + 86_400_000) },
     })
     const refused = await send('POST', `/v1/products/${product.id}/archive`)
     expect(refused.status).toBe(409)

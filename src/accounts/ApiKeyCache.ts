@@ -7,6 +7,7 @@ export interface CachedKey {
   keyId: string
   accountId: string
   mode: 'test' | 'live'
+  clockOffsetMs: number
   scopes: string[]
   expiresAt: Date | null
 }
@@ -14,7 +15,8 @@ export interface CachedKey {
 /**
  * Keys that authenticated recently, so that the hot paths do not read the key table on every request.
  * The rule that must hold: a revoked key is refused on the next request, in every process. Every change
- * to a key commits a NOTIFY on `api_keys_changed` (revokeApiKey, ensureBootstrapKey); each process
+ * to a key or its account commits a NOTIFY on `api_keys_changed` (revokeApiKey, ensureBootstrapKey,
+ * advancing a test account's clock, changing its rails); each process
  * LISTENs and empties its cache when one arrives. While the listening connection is down, the cache is
  * not used at all, so a missed notification can never leave a revoked key usable. Expiry is checked on
  * every use; entries also age out after `ttlMilliseconds`.

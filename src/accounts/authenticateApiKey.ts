@@ -30,9 +30,16 @@ export async function authenticateApiKey(
   if (!key) {
     const stored = await db.apiKey.findUnique({ where: { secretHash }, include: { account: true } })
     if (!stored || stored.revokedAt !== null) throw unauthorized()
-    key = { keyId: stored.id, accountId: stored.accountId, mode: stored.account.mode, scopes: stored.scopes, expiresAt: stored.expiresAt }
+    key = {
+      keyId: stored.id,
+      accountId: stored.accountId,
+      mode: stored.account.mode,
+      clockOffsetMs: Number(stored.account.clockOffsetMs),
+      scopes: stored.scopes,
+      expiresAt: stored.expiresAt,
+    }
     cache?.set(secretHash, key, now.getTime())
   }
   if (key.expiresAt !== null && key.expiresAt <= now) throw unauthorized()
-  return { keyId: key.keyId, account: { id: key.accountId, mode: key.mode }, scopes: key.scopes }
+  return { keyId: key.keyId, account: { id: key.accountId, mode: key.mode, clockOffsetMs: key.clockOffsetMs }, scopes: key.scopes }
 }

@@ -5,7 +5,7 @@ import { inTransaction, type DomainContext } from '../domain/DomainContext'
 import { createId } from '../domain/createId'
 import { parseAmount, type Currency } from '../domain/money'
 import { validateMetadata } from '../domain/validateMetadata'
-import type { CheckoutMode, CheckoutSession, Customer } from '../generated/prisma/client'
+import { Prisma, type CheckoutMode, type CheckoutSession, type Customer } from '../generated/prisma/client'
 import { checkoutLifetimeMilliseconds } from './checkoutRules'
 
 export interface CreateCheckoutSessionInput {
@@ -70,22 +70,24 @@ async function resolvePurchase(context: DomainContext, input: CreateCheckoutSess
     if (amount.isZero()) throw new DomainError('validation_error', 'amount must be greater than zero', { param: 'amount' })
     return { productId: null, priceId: null, amount, currency: input.currency }
   }
-  if (input.mode === 'subscription') {
-    // Subscriptions (and paying for them through checkout) arrive with the subscriptions work.
-    throw new DomainError('validation_error', 'mode subscription is not available yet', { param: 'mode' })
-  }
-  if (input.productId == null) throw new DomainError('validation_error', 'productId is required for mode payment', { param: 'productId' })
+  if (input.productId == null) throw new DomainError('validation_error', `productId is required for mode ${input.mode}`, { param: 'productId' })
   if (input.amount != null || input.currency != null) {
-    throw new DomainError('validation_error', 'mode payment charges the product\'s price; omit amount and currency', { param: input.amount != null ? 'amount' : 'currency' })
+    throw new DomainError('validation_error', `mode ${input.mode} charges the product's price; omit amount and currency`, { param: input.amount != null ? 'amount' : 'currency' })
   }
   const product = await getProduct(context, input.productId)
   if (product.status !== 'active') throw new DomainError('invalid_state', 'This product is archived', { param: 'productId' })
-  if (product.type !== 'one_time' && product.type !== 'credit_pack') {
-    throw new DomainError('validation_error', 'mode payment sells one_time and credit_pack products', { param: 'productId' })
-  }
   const price = product.defaultPriceId ? await context.db.price.findUnique({ where: { id: product.defaultPriceId } }) : null
   if (!price || !price.active) throw new DomainError('invalid_state', 'This product has no active default price', { param: 'productId' })
-  return { productId: product.id, priceId: price.id, amount: price.amount, currency: price.currency }
+  const sells = input.mode === 'payment'
+    ? (product.type === 'one_time' || product.type === 'credit_pack') && price.model === 'one_time'
+    : price.model === 'subscription' || (price.model === 'metered' && price.usageBillingMode === 'subscription')
+  if (!sells) {
+    const what = input.mode === 'payment' ? 'one_time and credit_pack products' : 'products whose default price is a subscription price'
+    throw new DomainError('validation_error', `mode ${input.mode} sells ${what}`, { param: 'productId' })
+  }
+  // A subscription checkout charges the first period's fee (nothing for usage-only prices).
+  const amount = price.model === 'metered' ? new Prisma.Decimal(0) : price.amount
+  return { productId: product.id, priceId: price.id, amount, currency: price.currency }
 }
 
 function validateUrl(text: string, param: string): string {

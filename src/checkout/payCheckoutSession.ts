@@ -2,14 +2,16 @@ import { DomainError } from '../domain/DomainError'
 import { inTransaction, type DomainContext } from '../domain/DomainContext'
 import { createId } from '../domain/createId'
 import type { CheckoutSession } from '../generated/prisma/client'
+import { createSubscription } from '../subscriptions/createSubscription'
 import { getCheckoutSession } from './getCheckoutSession'
 
 /**
  * Settles a session as the payment rail confirms it. Exactly once: the open → paid move is a
  * conditional update, so a confirmation that arrives twice (or two at once) finds it paid and changes
  * nothing more; the transaction's unique checkoutId is a second guard. What paying gives (CONTRACT §6):
- * a succeeded transaction, plus credits (mode credits, credit_pack products) or a purchase entitlement
- * (one_time products).
+ * a succeeded transaction, plus credits (mode credits, credit_pack products), a purchase entitlement
+ * (one_time products), or an active subscription whose first invoice that transaction paid (mode
+ * subscription).
  */
 export async function payCheckoutSession(context: DomainContext, sessionId: string): Promise<CheckoutSession> {
   return inTransaction(context, async (transaction) => {
@@ -24,9 +26,10 @@ export async function payCheckoutSession(context: DomainContext, sessionId: stri
       if (session.status === 'paid') return session
       throw new DomainError('invalid_state', `This checkout session is ${session.status} and cannot be paid`, { param: 'sessionId' })
     }
+    const transactionId = createId('Transaction')
     await db.transaction.create({
       data: {
-        id: createId('Transaction'),
+        id: transactionId,
         accountId: account.id,
         customerId: session.customerId,
         checkoutId: session.id,
@@ -37,6 +40,10 @@ export async function payCheckoutSession(context: DomainContext, sessionId: stri
       },
     })
     const product = session.productId ? await db.product.findUniqueOrThrow({ where: { id: session.productId } }) : null
+    if (session.mode === 'subscription' && product) {
+      const { subscription } = await createSubscription(transaction, { customerId: session.customerId, productId: product.id }, { paidUpFront: { transactionId } })
+      return db.checkoutSession.update({ where: { id: session.id }, data: { subscriptionId: subscription.id } })
+    }
     if (session.mode === 'credits' || product?.type === 'credit_pack') {
       await db.creditLedgerEntry.create({
         data: {

@@ -7,6 +7,9 @@ export const customerRecordTables = {
   usageEvents: Prisma.raw('"UsageEvent"'),
   transactions: Prisma.raw('"Transaction"'),
   creditLedger: Prisma.raw('"CreditLedgerEntry"'),
+  subscriptions: Prisma.raw('"Subscription"'),
+  entitlements: Prisma.raw('"Entitlement"'),
+  invoices: Prisma.raw('"Invoice"'),
 } as const
 
 export type CustomerRecordList = keyof typeof customerRecordTables

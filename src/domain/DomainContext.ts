@@ -11,6 +11,8 @@ export interface Clock {
 export interface AccountScope {
   id: string
   mode: 'test' | 'live'
+  /** How far the account's clock runs ahead of real time: 0 for live accounts, moved by the sandbox helper on test accounts. */
+  clockOffsetMs: number
 }
 
 /**
@@ -29,6 +31,11 @@ export interface DomainContext {
 
 export const systemClock: Clock = { now: () => new Date() }
 
+/** The clock of an account: real time, moved ahead by the account's offset. */
+export function accountClock(account: Pick<AccountScope, 'clockOffsetMs'>): Clock {
+  return account.clockOffsetMs === 0 ? systemClock : { now: () => new Date(Date.now() + account.clockOffsetMs) }
+}
+
 const transactionTimeoutMilliseconds = 30_000
 
 /**
@@ -36,10 +43,18 @@ const transactionTimeoutMilliseconds = 30_000
  * operation called inside a larger unit of work (an idempotent request) commits with it.
  */
 export async function inTransaction<T>(context: DomainContext, work: (context: DomainContext) => Promise<T>): Promise<T> {
+  return runInTransaction(context.db, context.transactional ?? false, (db) => work({ ...context, db, transactional: true }))
+}
+
+/** The same for work that has a database but no account (the billing runner). */
+export async function runInTransaction<T>(db: Database, transactional: boolean, work: (db: Database) => Promise<T>): Promise<T> {
   // A transaction client has a $transaction method at run time too, so the flag, not the method, decides.
-  if (context.transactional) return work(context)
-  const root = context.db as DatabaseClient
-  return root.$transaction((transaction) => work({ ...context, db: transaction, transactional: true }), {
-    timeout: transactionTimeoutMilliseconds,
-  })
+  if (transactional) return work(db)
+  return (db as DatabaseClient).$transaction((transaction) => work(transaction), { timeout: transactionTimeoutMilliseconds })
+}
+
+/** The context of work done for an account without an API key (hosted pages, the billing runner). */
+export function contextForAccount(db: Database, account: { id: string; mode: 'test' | 'live'; clockOffsetMs: bigint | number }): DomainContext {
+  const scope: AccountScope = { id: account.id, mode: account.mode, clockOffsetMs: Number(account.clockOffsetMs) }
+  return { db, clock: accountClock(scope), account: scope }
 }

@@ -17,6 +17,8 @@ export const idPrefixes = {
   Transaction: 'txn',
   Entitlement: 'ent',
   Subscription: 'sub',
+  Invoice: 'in',
+  InvoiceLine: 'il',
 } as const
 
 export type IdentifiedType = keyof typeof idPrefixes

@@ -1,7 +1,7 @@
 import type { Caller } from '../accounts/authenticateApiKey'
 import { requireScope, type Scope } from '../accounts/scopes'
 import type { Services } from '../Services'
-import type { Clock, Database, DomainContext } from '../domain/DomainContext'
+import { accountClock, type Clock, type Database, type DomainContext } from '../domain/DomainContext'
 import { DomainError } from '../domain/DomainError'
 
 /**
@@ -34,7 +34,7 @@ export function authorize(context: GraphQLContext, scopes: readonly Scope[]): Do
   requireScope(caller.scopes, scopes)
   return {
     db: context.db,
-    clock: context.clock,
+    clock: accountClock(caller.account),
     account: caller.account,
     transactional: context.transactional,
     ...(context.transactional ? {} : { usageBatcher: context.services.usageBatcher }),

@@ -2,7 +2,7 @@ import type { Caller } from '../accounts/authenticateApiKey'
 import { authenticateApiKey } from '../accounts/authenticateApiKey'
 import type { Services } from '../Services'
 import { classifyError } from '../domain/classifyError'
-import { systemClock, type Database } from '../domain/DomainContext'
+import { accountClock, systemClock, type Database } from '../domain/DomainContext'
 import type { DomainError } from '../domain/DomainError'
 import type { GraphQLContext } from './GraphQLContext'
 
@@ -28,5 +28,5 @@ export async function createGraphQLContext(source: ContextSource): Promise<Graph
       authenticationFailure = classifyError(error)
     }
   }
-  return { services: source.services, db, transactional: source.db !== undefined, clock: systemClock, requestId: source.requestId, caller, authenticationFailure, loaders: new Map() }
+  return { services: source.services, db, transactional: source.db !== undefined, clock: caller ? accountClock(caller.account) : systemClock, requestId: source.requestId, caller, authenticationFailure, loaders: new Map() }
 }

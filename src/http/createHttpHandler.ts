@@ -7,7 +7,7 @@ import { classifyError } from '../domain/classifyError'
 import type { YogaServer } from '../graphql/createYogaServer'
 import { logError } from './log'
 import { readGraphiQLAsset } from './readGraphiQLAsset'
-import { serveHostedCheckout } from './serveHostedCheckout'
+import { servePaymentPages } from './servePaymentPages'
 import { chooseRequestId, runInRequestScope } from './requestScope'
 
 export const maxBodyBytes = 1024 * 1024
@@ -51,8 +51,8 @@ async function dispatch(routes: HttpRoutes, request: IncomingMessage, response: 
       return
     }
   }
-  if (url.pathname.startsWith('/checkout/')) {
-    const page = await serveHostedCheckout(routes.services, method, url.pathname)
+  if (url.pathname.startsWith('/checkout/') || url.pathname.startsWith('/invoices/')) {
+    const page = await servePaymentPages(routes.services, method, url.pathname)
     if (page) {
       response.writeHead(page.status, { ...page.headers, 'Content-Length': Buffer.byteLength(page.html) })
       response.end(page.html)

@@ -9,9 +9,11 @@ export interface SeededCatalog {
   priceId: string
   sessionId: string
   transactionId: string
+  subscriptionId: string
+  invoiceId: string
 }
 
-/** One of everything through the public API: a customer, a meter, a credits product and price, a paid checkout. */
+/** One of everything through the public API: a customer, a meter, a credits product and price, a paid checkout, a subscription and its first invoice. */
 export async function seedCatalog(app: TestApplication, key = app.key, unitPrice = '0.5'): Promise<SeededCatalog> {
   const ok = async (method: string, path: string, body?: unknown) => {
     const response = await app.request(method, path, { key, ...(body === undefined ? {} : { body }), idempotencyKey: randomUUID() })
@@ -28,7 +30,12 @@ export async function seedCatalog(app: TestApplication, key = app.key, unitPrice
   const session = await ok('POST', '/v1/checkout/sessions', { mode: 'credits', customerId: customer.id, amount: '1.00', currency: 'USDC' })
   await ok('POST', `/v1/test_helpers/checkout/sessions/${session.id}/pay`)
   const transactions = await ok('GET', '/v1/transactions?limit=1')
+  const plan = await ok('POST', '/v1/products', { name: 'Plan', type: 'subscription', defaultPrice: { amount: '10', currency: 'USDC', model: 'subscription', interval: 'month' } })
+  const subscription = await ok('POST', '/v1/subscriptions', { customerId: customer.id, productId: plan.id })
+  const invoices = await ok('GET', '/v1/invoices?limit=1')
   return {
+    subscriptionId: subscription.id,
+    invoiceId: invoices.items[0].id,
     customerId: customer.id,
     meterId: meter.id,
     productId: product.id,

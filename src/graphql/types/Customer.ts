@@ -5,10 +5,13 @@ import { listCustomers } from '../../customers/listCustomers'
 import { updateCustomer } from '../../customers/updateCustomer'
 import DataLoader from 'dataloader'
 import { listCreditBalances } from '../../credits/listCreditBalances'
-import type { CreditBalance, CreditLedgerEntry, Transaction, UsageEvent } from '../../generated/prisma/client'
+import type { CreditBalance, CreditLedgerEntry, Entitlement, Invoice, Subscription, Transaction, UsageEvent } from '../../generated/prisma/client'
 import { builder } from '../builder'
 import { loadCustomerRecords } from '../loadCustomerRecords'
 import { CreditBalanceType, CreditLedgerConnection } from './Credits'
+import { EntitlementConnection } from './Entitlement'
+import { InvoiceConnection } from './Invoice'
+import { SubscriptionConnection } from './Subscription'
 import { TransactionConnection } from './Transaction'
 import { UsageEventConnection } from './UsageEvent'
 import { resolveConnection } from '../connections'
@@ -53,6 +56,24 @@ export const CustomerType = builder.prismaNode('Customer', {
       description: 'Newest first. Scope: read.',
       args: forwardConnectionArgs,
       resolve: (customer, args, context) => loadCustomerRecords<UsageEvent>(context, 'usageEvents', customer.id, args),
+    }),
+    subscriptions: t.field({
+      type: SubscriptionConnection,
+      description: 'Newest first. Scope: read.',
+      args: forwardConnectionArgs,
+      resolve: (customer, args, context) => loadCustomerRecords<Subscription>(context, 'subscriptions', customer.id, args),
+    }),
+    entitlements: t.field({
+      type: EntitlementConnection,
+      description: 'Newest first. Scope: read.',
+      args: forwardConnectionArgs,
+      resolve: (customer, args, context) => loadCustomerRecords<Entitlement>(context, 'entitlements', customer.id, args),
+    }),
+    invoices: t.field({
+      type: InvoiceConnection,
+      description: 'Newest first. Scope: read.',
+      args: forwardConnectionArgs,
+      resolve: (customer, args, context) => loadCustomerRecords<Invoice>(context, 'invoices', customer.id, args),
     }),
     transactions: t.field({
       type: TransactionConnection,

@@ -2,6 +2,11 @@ import {
   CheckoutMode,
   CheckoutStatus,
   Currency,
+  EntitlementSource,
+  EntitlementStatus,
+  InvoiceStatus,
+  PaymentMethod,
+  SubscriptionStatus,
   LedgerEntryKind,
   MeterAggregation,
   MeterResetPeriod,
@@ -30,3 +35,8 @@ export const LedgerEntryKindEnum = builder.enumType(LedgerEntryKind, { name: 'Le
 export const CheckoutModeEnum = builder.enumType(CheckoutMode, { name: 'CheckoutMode' })
 export const CheckoutStatusEnum = builder.enumType(CheckoutStatus, { name: 'CheckoutStatus' })
 export const TransactionStatusEnum = builder.enumType(TransactionStatus, { name: 'TransactionStatus' })
+export const SubscriptionStatusEnum = builder.enumType(SubscriptionStatus, { name: 'SubscriptionStatus' })
+export const PaymentMethodEnum = builder.enumType(PaymentMethod, { name: 'PaymentMethod' })
+export const EntitlementStatusEnum = builder.enumType(EntitlementStatus, { name: 'EntitlementStatus' })
+export const EntitlementSourceEnum = builder.enumType(EntitlementSource, { name: 'EntitlementSource' })
+export const InvoiceStatusEnum = builder.enumType(InvoiceStatus, { name: 'InvoiceStatus' })

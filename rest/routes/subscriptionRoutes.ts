@@ -1,0 +1,128 @@
+import type { RestRoute } from '../RestRoute'
+
+const subscriptionFields = 'id status customerId productId priceId paymentMethod currentPeriodStart currentPeriodEnd createdAt'
+const invoiceListFields = 'id customerId subscriptionId status amountDue currency dueDate createdAt'
+const invoiceFields = `${invoiceListFields} total amountPaid periodStart periodEnd paidAt paymentUrl
+  lines { description priceId meterId quantity unitAmount amount }`
+
+export const subscriptionRoutes: RestRoute[] = [
+  {
+    method: 'POST',
+    path: '/v1/subscriptions',
+    summary: 'Subscribe a customer to a product (trialing, with its first invoice open)',
+    scopes: ['write'],
+    idempotency: 'required',
+    body: 'input',
+    successStatus: 201,
+    operation: `mutation CreateSubscription($input: CreateSubscriptionInput!) { createSubscription(input: $input) { ${subscriptionFields} } }`,
+  },
+  {
+    method: 'GET',
+    path: '/v1/subscriptions',
+    summary: 'List subscriptions, newest first',
+    scopes: ['read'],
+    idempotency: 'ignored',
+    operation: `query ListSubscriptions($customerId: String, $limit: Int, $before: String) {
+      subscriptions(customerId: $customerId, first: $limit, after: $before) {
+        edges { node { id status customerId productId currentPeriodEnd createdAt } } pageInfo { hasNextPage endCursor }
+      }
+    }`,
+  },
+  {
+    method: 'GET',
+    path: '/v1/subscriptions/{subscriptionId}',
+    summary: 'Retrieve a subscription',
+    scopes: ['read'],
+    idempotency: 'ignored',
+    operation: `query GetSubscription($subscriptionId: ID!) { subscription(id: $subscriptionId) { ${subscriptionFields} } }`,
+  },
+  {
+    method: 'POST',
+    path: '/v1/subscriptions/{subscriptionId}/cancel',
+    summary: 'Cancel a subscription (from any state but canceled)',
+    scopes: ['write'],
+    idempotency: 'required',
+    operation: `mutation CancelSubscription($subscriptionId: ID!) { cancelSubscription(id: $subscriptionId) { id status canceledAt } }`,
+  },
+  {
+    method: 'POST',
+    path: '/v1/subscriptions/{subscriptionId}/pause',
+    summary: 'Pause an active subscription',
+    scopes: ['write'],
+    idempotency: 'optional',
+    operation: `mutation PauseSubscription($subscriptionId: ID!) { pauseSubscription(id: $subscriptionId) { id status } }`,
+  },
+  {
+    method: 'POST',
+    path: '/v1/subscriptions/{subscriptionId}/resume',
+    summary: 'Resume a paused subscription',
+    scopes: ['write'],
+    idempotency: 'optional',
+    operation: `mutation ResumeSubscription($subscriptionId: ID!) { resumeSubscription(id: $subscriptionId) { id status } }`,
+  },
+  {
+    method: 'POST',
+    path: '/v1/entitlements/check',
+    summary: 'May the customer use the product? (a denial is a 200 with allowed false)',
+    scopes: ['write'],
+    idempotency: 'ignored',
+    body: 'input',
+    operation: `query CheckEntitlement($input: EntitlementCheckInput!) { entitlementCheck(input: $input) { allowed reason } }`,
+  },
+  {
+    method: 'GET',
+    path: '/v1/customers/{customerId}/entitlements',
+    summary: 'A customer\'s entitlements, newest first',
+    scopes: ['read'],
+    idempotency: 'ignored',
+    operation: `query ListEntitlements($customerId: String!, $limit: Int, $before: String) {
+      entitlements(customerId: $customerId, first: $limit, after: $before) {
+        edges { node { id productId status source startsAt endsAt } } pageInfo { hasNextPage endCursor }
+      }
+    }`,
+  },
+  {
+    method: 'GET',
+    path: '/v1/invoices',
+    summary: 'List invoices, newest first',
+    scopes: ['read'],
+    idempotency: 'ignored',
+    queryAliases: { before: 'cursor' },
+    operation: `query ListInvoices($limit: Int, $cursor: String) {
+      invoices(first: $limit, after: $cursor) { edges { node { ${invoiceListFields} } } pageInfo { hasNextPage endCursor } }
+    }`,
+  },
+  {
+    method: 'GET',
+    path: '/v1/invoices/{invoiceId}',
+    summary: 'Retrieve an invoice with its lines',
+    scopes: ['read'],
+    idempotency: 'ignored',
+    operation: `query GetInvoice($invoiceId: ID!) { invoice(id: $invoiceId) { ${invoiceFields} } }`,
+  },
+  {
+    method: 'POST',
+    path: '/v1/test_helpers/invoices/{invoiceId}/pay',
+    summary: 'Sandbox: a successful payment attempt on an open invoice (test accounts only)',
+    scopes: ['write'],
+    idempotency: 'optional',
+    operation: `mutation PayInvoiceForTesting($invoiceId: ID!) { payInvoiceForTesting(id: $invoiceId) { ${invoiceFields} } }`,
+  },
+  {
+    method: 'POST',
+    path: '/v1/test_helpers/invoices/{invoiceId}/fail',
+    summary: 'Sandbox: a failed payment attempt on an open invoice (test accounts only)',
+    scopes: ['write'],
+    idempotency: 'optional',
+    operation: `mutation FailInvoiceForTesting($invoiceId: ID!) { failInvoiceForTesting(id: $invoiceId) { ${invoiceFields} } }`,
+  },
+  {
+    method: 'POST',
+    path: '/v1/test_helpers/clock/advance',
+    summary: 'Sandbox: move the account\'s clock forward and run the billing that falls due (test accounts only)',
+    scopes: ['write'],
+    idempotency: 'optional',
+    body: 'input',
+    operation: `mutation AdvanceClock($input: AdvanceClockInput!) { advanceClockForTesting(input: $input) { now } }`,
+  },
+]

@@ -1,0 +1,55 @@
+import { setEnabledRails } from '../../accounts/setEnabledRails'
+import { notifyApiKeysChanged } from '../../accounts/notifyApiKeysChanged'
+import { advanceClock } from '../../billing/advanceClock'
+import type { PaymentMethod } from '../../generated/prisma/client'
+import { builder } from '../builder'
+import { authorize } from '../GraphQLContext'
+import { PaymentMethodEnum } from './enums'
+
+const AccountSettings = builder.objectRef<{ id: string; mode: 'test' | 'live'; enabledRails: PaymentMethod[] }>('AccountSettings').implement({
+  description: 'The caller\'s account.',
+  fields: (t) => ({
+    id: t.exposeString('id'),
+    mode: t.string({ resolve: (account) => account.mode }),
+    enabledRails: t.field({ type: [PaymentMethodEnum], resolve: (account) => account.enabledRails }),
+  }),
+})
+
+const ClockAdvance = builder.objectRef<{ now: Date }>('ClockAdvance').implement({
+  fields: (t) => ({ now: t.expose('now', { type: 'DateTime', description: 'The account\'s clock after the move.' }) }),
+})
+
+const AdvanceClockInput = builder.inputType('AdvanceClockInput', {
+  fields: (t) => ({ seconds: t.int({ required: true, description: 'How far to move the clock: 1 second to 10 years.' }) }),
+})
+
+builder.queryField('account', (t) =>
+  t.field({
+    type: AccountSettings,
+    description: 'Scope: read.',
+    resolve: async (_root, _args, context) => {
+      const domain = authorize(context, ['read'])
+      return domain.db.account.findUniqueOrThrow({ where: { id: domain.account.id } })
+    },
+  }),
+)
+
+builder.mutationFields((t) => ({
+  setEnabledRails: t.field({
+    type: AccountSettings,
+    description: 'Which payment rails new subscriptions may use. Scope: write.',
+    args: { rails: t.arg({ type: [PaymentMethodEnum], required: true }) },
+    resolve: async (_root, args, context) => {
+      const domain = authorize(context, ['write'])
+      const account = await setEnabledRails(domain.db, domain.account.id, args.rails)
+      await notifyApiKeysChanged(domain.db)
+      return account
+    },
+  }),
+  advanceClockForTesting: t.field({
+    type: ClockAdvance,
+    description: 'Sandbox helper (test accounts only). Scope: write. Moves the account\'s clock forward and runs all billing work that falls due.',
+    args: { input: t.arg({ type: AdvanceClockInput, required: true }) },
+    resolve: (_root, args, context) => advanceClock(authorize(context, ['write']), args.input.seconds),
+  }),
+}))

@@ -1,0 +1,107 @@
+import DataLoader from 'dataloader'
+import { formatAmount, type Currency } from '../../domain/money'
+import type { InvoiceLine } from '../../generated/prisma/client'
+import { requireTestAccount } from '../../domain/requireTestAccount'
+import { getInvoice } from '../../invoices/getInvoice'
+import { listInvoices } from '../../invoices/listInvoices'
+import { settleInvoicePayment } from '../../invoices/settleInvoicePayment'
+import { builder } from '../builder'
+import { resolveConnection } from '../connections'
+import { forwardConnectionArgs } from '../forwardConnectionArgs'
+import { authorize } from '../GraphQLContext'
+import { CurrencyEnum, InvoiceStatusEnum, PaymentMethodEnum } from './enums'
+
+export const invoicePageSize = { defaultSize: 100, maxSize: 1000, minSize: 1 }
+
+type PricedLine = InvoiceLine & { currency: Currency }
+
+const InvoiceLineType = builder.objectRef<PricedLine>('InvoiceLine').implement({
+  fields: (t) => ({
+    description: t.exposeString('description'),
+    priceId: t.exposeString('priceId', { nullable: true }),
+    meterId: t.exposeString('meterId', { nullable: true }),
+    quantity: t.float({ resolve: (line) => line.quantity.toNumber() }),
+    unitAmount: t.string({ resolve: (line) => formatAmount(line.unitAmount, line.currency) }),
+    amount: t.string({ resolve: (line) => formatAmount(line.amount, line.currency) }),
+  }),
+})
+
+export const InvoiceNode = builder.prismaNode('Invoice', {
+  id: { field: 'id' },
+  findUnique: (id, context) => ({ accountId_id: { accountId: context.caller?.account.id ?? '', id } }),
+  fields: (t) => ({
+    customerId: t.exposeString('customerId'),
+    subscriptionId: t.exposeString('subscriptionId'),
+    status: t.expose('status', { type: InvoiceStatusEnum }),
+    currency: t.expose('currency', { type: CurrencyEnum }),
+    amountDue: t.string({ description: 'Major units.', resolve: (invoice) => formatAmount(invoice.amountDue, invoice.currency) }),
+    amountPaid: t.string({ resolve: (invoice) => formatAmount(invoice.amountPaid, invoice.currency) }),
+    total: t.string({ resolve: (invoice) => formatAmount(invoice.total, invoice.currency) }),
+    paymentMethod: t.expose('paymentMethod', { type: PaymentMethodEnum }),
+    periodStart: t.expose('periodStart', { type: 'DateTime' }),
+    periodEnd: t.expose('periodEnd', { type: 'DateTime' }),
+    dueDate: t.expose('dueDate', { type: 'DateTime' }),
+    paidAt: t.expose('paidAt', { type: 'DateTime', nullable: true }),
+    paymentUrl: t.string({
+      nullable: true,
+      description: 'The hosted page where an open invoice is paid.',
+      resolve: (invoice, _args, context) => (invoice.status === 'open' ? `${context.services.publicUrl}/invoices/${invoice.id}` : null),
+    }),
+    lines: t.field({
+      type: [InvoiceLineType],
+      resolve: async (invoice, _args, context) => {
+        // Batched: the lines of every invoice in the response come from one query.
+        let loader = context.loaders.get('invoice.lines') as DataLoader<string, InvoiceLine[]> | undefined
+        if (!loader) {
+          loader = new DataLoader(async (invoiceIds: readonly string[]) => {
+            const lines = await context.db.invoiceLine.findMany({ where: { invoiceId: { in: [...invoiceIds] } }, orderBy: [{ invoiceId: 'asc' }, { position: 'asc' }] })
+            return invoiceIds.map((id) => lines.filter((line) => line.invoiceId === id))
+          })
+          context.loaders.set('invoice.lines', loader)
+        }
+        return (await loader.load(invoice.id)).map((line) => ({ ...line, currency: invoice.currency }))
+      },
+    }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+  }),
+})
+
+export const InvoiceConnection = builder.connectionObject({ type: InvoiceNode, name: 'InvoiceConnection' }, { name: 'InvoiceEdge' })
+
+builder.queryFields((t) => ({
+  invoice: t.field({
+    type: InvoiceNode,
+    description: 'Scope: read.',
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, args, context) => getInvoice(authorize(context, ['read']), String(args.id), 'id'),
+  }),
+  invoices: t.field({
+    type: InvoiceConnection,
+    description: 'Invoices, newest first (first: 1 to 1000, default 100). Scope: read.',
+    args: { ...forwardConnectionArgs, customerId: t.arg.string({ required: false }), subscriptionId: t.arg.string({ required: false }) },
+    resolve: (_root, args, context) => resolveConnection(context, ['read'], 'invoices', args, (domain, page) => listInvoices(domain, args, page), invoicePageSize),
+  }),
+}))
+
+builder.mutationFields((t) => ({
+  payInvoiceForTesting: t.field({
+    type: InvoiceNode,
+    description: 'Sandbox helper (test accounts only). Scope: write. A successful payment attempt.',
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, args, context) => {
+      const domain = authorize(context, ['write'])
+      requireTestAccount(domain)
+      return settleInvoicePayment(domain, String(args.id), 'succeeded')
+    },
+  }),
+  failInvoiceForTesting: t.field({
+    type: InvoiceNode,
+    description: 'Sandbox helper (test accounts only). Scope: write. A failed payment attempt.',
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, args, context) => {
+      const domain = authorize(context, ['write'])
+      requireTestAccount(domain)
+      return settleInvoicePayment(domain, String(args.id), 'failed')
+    },
+  }),
+}))
