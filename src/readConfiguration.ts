@@ -10,6 +10,8 @@ export interface Configuration {
   publicUrl: string
   bootstrapKey: string | undefined
   paymentRails: PaymentRails
+  /** How often the billing runner looks for due work; 0 turns it off in this process. */
+  billingIntervalSeconds: number
 }
 
 export function readConfiguration(environment: NodeJS.ProcessEnv = process.env): Configuration {
@@ -23,6 +25,7 @@ export function readConfiguration(environment: NodeJS.ProcessEnv = process.env):
     dataDirectory: environment.DATA_DIR ?? './data',
     publicUrl: (environment.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
     bootstrapKey: environment.BILLING_BOOTSTRAP_KEY || undefined,
+    billingIntervalSeconds: Number(environment.BILLING_INTERVAL_SECONDS ?? 10),
     paymentRails: {
       pixKey: environment.PIX_KEY || defaultPaymentRails.pixKey,
       pixMerchantName: environment.PIX_MERCHANT_NAME || defaultPaymentRails.pixMerchantName,

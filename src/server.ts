@@ -1,4 +1,5 @@
 import { createFirstKeyIfNone, ensureBootstrapKey } from './accounts/ensureBootstrapKey'
+import { startBillingRunner } from './billing/startBillingRunner'
 import { createApplication } from './createApplication'
 import { startEmbeddedDatabase, type EmbeddedDatabase } from './database/startEmbeddedDatabase'
 import { systemClock } from './domain/DomainContext'
@@ -34,6 +35,8 @@ const cleanup = setInterval(() => {
 }, 60 * 60 * 1000)
 cleanup.unref()
 
+const billingRunner = configuration.billingIntervalSeconds > 0 ? startBillingRunner(prisma, configuration.billingIntervalSeconds * 1000) : undefined
+
 application.server.listen(configuration.port, configuration.host, () => {
   logInfo('listening', { url: `http://${configuration.host}:${configuration.port}`, graphql: '/graphql', rest: '/v1' })
 })
@@ -44,8 +47,8 @@ async function shutdown(signal: string): Promise<void> {
   stopping = true
   logInfo('shutting down', { signal })
   clearInterval(cleanup)
-  // Stop accepting, let in-flight requests finish, then release the database.
-  await new Promise<void>((resolve) => application.server.close(() => resolve()))
+  // Stop accepting, let in-flight requests and the billing step in progress finish, then release the database.
+  await Promise.all([new Promise<void>((resolve) => application.server.close(() => resolve())), billingRunner?.stop()])
   await application.close()
   await embedded?.stop()
   process.exit(0)

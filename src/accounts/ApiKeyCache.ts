@@ -77,6 +77,11 @@ export class ApiKeyCache {
     this.entries.set(secretHash, { key, storedAt: now })
   }
 
+  /** Drops every entry now, in this process (others follow when the NOTIFY arrives). */
+  clear(): void {
+    this.entries.clear()
+  }
+
   async close(): Promise<void> {
     this.closed = true
     this.listening = false

@@ -50,6 +50,11 @@ builder.mutationFields((t) => ({
     type: ClockAdvance,
     description: 'Sandbox helper (test accounts only). Scope: write. Moves the account\'s clock forward and runs all billing work that falls due.',
     args: { input: t.arg({ type: AdvanceClockInput, required: true }) },
-    resolve: (_root, args, context) => advanceClock(authorize(context, ['write']), args.input.seconds),
+    resolve: async (_root, args, context) => {
+      const moved = await advanceClock(authorize(context, ['write']), args.input.seconds)
+      // This process answers the caller's next request: it must see the new clock at once.
+      context.services.apiKeyCache.clear()
+      return moved
+    },
   }),
 }))
