@@ -5,13 +5,17 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import autocannon from 'autocannon'
 import pg from 'pg'
+import { runBillingCycle } from '../../src/billing/runBillingCycle'
+import { createDatabaseClient } from '../../src/database/createDatabaseClient'
+import { seedDueSubscriptions } from '../support/seedDueSubscriptions'
 import { findFreePort } from '../../src/findFreePort'
 
 // `npm run bench`: the hot paths against the hardware's ceilings, measured side by side in one run.
 //   1. bare node:http answering a small JSON POST (the HTTP ceiling);
 //   2. pgbench running the naive usage-event transaction, one commit per event (the database ceiling);
 //   3. the service's POST /v1/access/check and POST /v1/usage/events through auth, REST, GraphQL and
-//      PostgreSQL, with the same load generator (autocannon, 32 connections).
+//      PostgreSQL, with the same load generator (autocannon, 32 connections);
+//   4. one billing run over 2,000 and then 10,000 due subscriptions (seeded with SQL), to see how it grows.
 // It prints requests/s, p50/p99 latency, the ratios to the ceilings, the server's peak RSS, and checks
 // that every acknowledged usage event is in the database exactly once. No assertion fails the run:
 // the numbers are the result.
@@ -190,6 +194,17 @@ async function main() {
     )
     await check.end()
 
+    service.child.kill('SIGTERM')
+    const billing: { subscriptions: number; milliseconds: number }[] = []
+    for (const count of [2_000, 10_000]) {
+      await seedDueSubscriptions(databaseUrl, count)
+      const database = createDatabaseClient(databaseUrl, { maxConnections: 4 })
+      const started = performance.now()
+      const cycle = await runBillingCycle(database.prisma)
+      billing.push({ subscriptions: cycle.renewed, milliseconds: performance.now() - started })
+      await database.close()
+    }
+
     const [bare, pgbench, accessCheck, usageEvents] = results as [Measurement, Measurement, Measurement, Measurement]
     const format = (value: number | null, digits = 1) => (value === null || !Number.isFinite(value) ? '—' : value.toFixed(digits))
     console.log('')
@@ -202,6 +217,11 @@ async function main() {
     console.log(`access check: ${format(accessCheck.requestsPerSecond / bare.requestsPerSecond, 2)} × bare node:http (target ≥ 0.5), p99 ${format(accessCheck.p99)} ms (target ≤ 20)`)
     console.log(`usage events: ${format(usageEvents.requestsPerSecond / pgbench.requestsPerSecond, 2)} × pgbench one-commit-per-event (target ≥ 1.0), p99 ${format(usageEvents.p99)} ms (target ≤ 50)`)
     console.log(`server peak RSS: ${format(peakRss, 0)} MB (target ≤ 300)`)
+    for (const run of billing) {
+      console.log(`billing run: ${run.subscriptions} due subscriptions renewed and invoiced in ${format(run.milliseconds / 1000, 1)} s (${format(run.subscriptions / (run.milliseconds / 1000), 0)} per second)`)
+    }
+    const [small, large] = billing as [(typeof billing)[0], (typeof billing)[0]]
+    console.log(`billing growth: ${format(large.subscriptions / small.subscriptions, 1)}× the subscriptions took ${format(large.milliseconds / small.milliseconds, 1)}× the time`)
     console.log(
       `durability: ${acknowledged.length} usage events acknowledged, ${acknowledgedStored} of them stored (must be all); ` +
         `${stored - acknowledgedStored} more stored whose answers were still in flight when the load stopped; balances ≠ ledger sum: ${ledgerMismatches}`,
