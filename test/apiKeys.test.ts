@@ -41,6 +41,19 @@ describe('the keys CLI', () => {
     expect(await keysCli('list', '--account', 'cli-account')).toContain('revoked')
   }, 60_000)
 
+  test('the accounts CLI sets an account\'s payment rails', async () => {
+    await keysCli('create', '--account', 'rails-account', '--json')
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/cli/accounts.ts', 'rails', '--account', 'rails-account', '--enable', 'pix_manual,usdc_pull'], {
+      env: { ...process.env, DATABASE_URL: app.databaseUrl },
+    })
+    expect(stdout).toContain('rails-account: rails pix_manual,usdc_pull')
+    const account = await app.application.services.database.prisma.account.findUniqueOrThrow({ where: { name: 'rails-account' } })
+    expect(account.enabledRails).toEqual(['pix_manual', 'usdc_pull'])
+    await expect(
+      run(process.execPath, ['--import', 'tsx', 'src/cli/accounts.ts', 'rails', '--account', 'rails-account', '--enable', 'wire'], { env: { ...process.env, DATABASE_URL: app.databaseUrl } }),
+    ).rejects.toThrow(/Unknown payment rail wire/)
+  }, 60_000)
+
   test('a bad scope is refused with usage help', async () => {
     await expect(keysCli('create', '--account', 'x', '--scopes', 'admin')).rejects.toThrow(/unknown scope admin/)
   }, 30_000)

@@ -236,3 +236,34 @@ describe('invoices', () => {
     expect((await send('GET', '/v1/invoices?limit=1000', undefined, key)).status).toBe(200)
   })
 })
+
+describe('access by entitlement', () => {
+  test('subscription-mode usage: past_due and expired entitlements deny access with their reasons', async () => {
+    const key = await account()
+    const customer = await ok('POST', '/v1/customers', {}, key)
+    const meter = await ok('POST', '/v1/usage/meters', { name: 'Queries', aggregation: 'count', unit: 'query', resetPeriod: 'week' }, key)
+    const product = await ok('POST', '/v1/products', {
+      name: 'Queries plan',
+      type: 'subscription',
+      defaultPrice: { amount: '20', currency: 'USDC', model: 'subscription', interval: 'month' },
+    }, key)
+    await ok('POST', `/v1/products/${product.id}/prices`, { amount: '0.01', currency: 'USDC', model: 'metered', usageBillingMode: 'subscription', meterId: meter.id }, key)
+    const accessCheck = () => ok('POST', '/v1/access/check', { customerId: customer.id, meterId: meter.id, quantity: 1 }, key)
+    expect(await accessCheck()).toMatchObject({ allowed: false, reason: 'no_entitlement' })
+    const subscription = await ok('POST', '/v1/subscriptions', { customerId: customer.id, productId: product.id, paymentMethod: 'usdc_invoice' }, key)
+    await ok('POST', `/v1/test_helpers/invoices/${(await invoicesOf(subscription.id, key))[0].id}/pay`, {}, key)
+    expect(await accessCheck()).toEqual({ allowed: true, reason: 'credits_available', paymentUrl: null })
+    for (let index = 0; index < 3; index += 1) await ok('POST', '/v1/usage/events', { customerId: customer.id, meterId: meter.id, quantity: 9, idempotencyKey: randomUUID() }, key)
+    const summary = await app.graphql('query($c: String!, $m: String!) { usageSummary(customerId: $c, meterId: $m) { units resetPeriod windowStart windowEnd } }', { c: customer.id, m: meter.id }, key)
+    expect(summary.body.data.usageSummary).toMatchObject({ units: 3, resetPeriod: 'week' })
+    expect(new Date(summary.body.data.usageSummary.windowStart).getUTCDay()).toBe(1)
+
+    await advance(32 * day, key)
+    const fresh = await app.graphql('query($c: String!, $m: String!) { usageSummary(customerId: $c, meterId: $m) { units } }', { c: customer.id, m: meter.id }, key)
+    expect(fresh.body.data.usageSummary.units).toBe(0)
+    await advance(8 * day, key)
+    expect(await accessCheck()).toEqual({ allowed: false, reason: 'entitlement_past_due', paymentUrl: null })
+    await advance(30 * day, key)
+    expect(await accessCheck()).toEqual({ allowed: false, reason: 'entitlement_expired', paymentUrl: null })
+  })
+})

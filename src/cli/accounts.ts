@@ -23,6 +23,7 @@ if (!configuration.databaseUrl) embedded = await startEmbeddedDatabase(configura
 const databaseUrl = configuration.databaseUrl ?? embedded!.url
 await applyMigrations(databaseUrl)
 const database = createDatabaseClient(databaseUrl, { maxConnections: 2 })
+let exitCode = 0
 try {
   if (command === 'list') {
     for (const account of await database.prisma.account.findMany({ orderBy: { name: 'asc' } })) {
@@ -32,7 +33,7 @@ try {
     const account = values.account ? await database.prisma.account.findUnique({ where: { name: values.account } }) : null
     if (!account || values.enable === undefined) {
       process.stderr.write(`${account ? '' : 'unknown or missing --account\n'}${usage}`)
-      process.exitCode = 2
+      exitCode = 2
     } else {
       const rails = values.enable.split(',').map((rail) => rail.trim()).filter(Boolean)
       const updated = await setEnabledRails(database.prisma, account.id, rails)
@@ -43,8 +44,9 @@ try {
 } catch (error) {
   if (!(error instanceof DomainError)) throw error
   process.stderr.write(`${error.message}\n${usage}`)
-  process.exitCode = 2
+  exitCode = 2
 } finally {
   await database.close()
   await embedded?.stop()
 }
+process.exit(exitCode)

@@ -1,6 +1,7 @@
 import { createMeter } from '../../metering/createMeter'
 import { listMeters } from '../../metering/listMeters'
 import { getMeter } from '../../metering/getMeter'
+import { summarizeUsage, type UsageSummary } from '../../metering/summarizeUsage'
 import { builder } from '../builder'
 import { resolveConnection } from '../connections'
 import { forwardConnectionArgs } from '../forwardConnectionArgs'
@@ -52,5 +53,26 @@ builder.mutationField('createMeter', (t) =>
     description: 'Scope: write.',
     args: { input: t.arg({ type: CreateMeterInput, required: true }) },
     resolve: (_root, args, context) => createMeter(authorize(context, ['write']), args.input),
+  }),
+)
+
+const UsageSummaryType = builder.objectRef<UsageSummary>('UsageSummary').implement({
+  description: 'Usage in the meter\'s current reset window (calendar month, ISO week, or all time), by the account\'s clock.',
+  fields: (t) => ({
+    customerId: t.exposeString('customerId'),
+    meterId: t.exposeString('meterId'),
+    resetPeriod: t.expose('resetPeriod', { type: MeterResetPeriodEnum }),
+    windowStart: t.expose('windowStart', { type: 'DateTime', nullable: true }),
+    windowEnd: t.expose('windowEnd', { type: 'DateTime', nullable: true }),
+    units: t.float({ resolve: (summary) => summary.units.toNumber() }),
+  }),
+})
+
+builder.queryField('usageSummary', (t) =>
+  t.field({
+    type: UsageSummaryType,
+    description: 'Scope: read.',
+    args: { customerId: t.arg.string({ required: true }), meterId: t.arg.string({ required: true }) },
+    resolve: (_root, args, context) => summarizeUsage(authorize(context, ['read']), args),
   }),
 )
