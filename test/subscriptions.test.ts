@@ -39,6 +39,11 @@ describe('the subscription lifecycle', () => {
     expect(automatic.status).toBe(201)
     expect(automatic.body.data).toMatchObject({ status: 'trialing', customerId: customer.id, productId: plan.id, priceId: plan.defaultPriceId, paymentMethod: 'pix_auto' })
     const subscription = automatic.body.data
+    for (const move of ['pause', 'resume']) {
+      expect((await send('POST', `/v1/subscriptions/${subscription.id}/${move}`, {}, key)).body.error.code, `${move} a trialing subscription`).toBe('invalid_state')
+    }
+    const listed = await ok('GET', `/v1/subscriptions?customerId=${customer.id}`, undefined, key)
+    expect(listed.items).toEqual([{ id: subscription.id, status: 'trialing', customerId: customer.id, productId: plan.id, currentPeriodEnd: subscription.currentPeriodEnd, createdAt: subscription.createdAt }])
     const [first] = await invoicesOf(subscription.id, key)
     expect(first).toMatchObject({ status: 'open', amountDue: '49.90', currency: 'BRL', customerId: customer.id })
     expect(await check(customer.id, plan.id, key)).toEqual({ allowed: false, reason: 'no_entitlement' })
