@@ -1,5 +1,6 @@
 import { execute, type GraphQLSchema } from 'graphql'
 import { authenticateApiKey, type Caller } from '../src/accounts/authenticateApiKey'
+import { requireAdmission } from '../src/accounts/requireAdmission'
 import { requireScope } from '../src/accounts/scopes'
 import type { Services } from '../src/Services'
 import { classifyError } from '../src/domain/classifyError'
@@ -62,6 +63,7 @@ async function handle(services: Services, schema: GraphQLSchema, routes: readonl
   const route = compiled.route
 
   const caller = await authenticateApiKey(services.database.prisma, systemClock, request.header('authorization'), services.apiKeyCache)
+  requireAdmission(services, caller)
   requireScope(caller.scopes, route.scopes)
 
   const body = await readJsonBody(request)
@@ -160,6 +162,8 @@ function classifyAndLog(error: unknown): DomainError {
 function toResponse(stored: StoredResponse): RestResponse {
   const headers: Record<string, string> = {}
   if (stored.status === 503) headers['Retry-After'] = '1'
+  const retryAfter = (stored.body as { error?: { details?: { retryAfterSeconds?: unknown } } } | null)?.error?.details?.retryAfterSeconds
+  if (stored.status === 429 && typeof retryAfter === 'number') headers['Retry-After'] = String(retryAfter)
   return { status: stored.status, headers, body: stored.body }
 }
 

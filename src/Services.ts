@@ -1,4 +1,5 @@
 import type { ApiKeyCache } from './accounts/ApiKeyCache'
+import type { RateLimiter } from './accounts/RateLimiter'
 import type { DatabaseConnection } from './database/createDatabaseClient'
 import type { UsageEventBatcher } from './metering/UsageEventBatcher'
 
@@ -7,6 +8,8 @@ export interface Services {
   database: DatabaseConnection
   /** Recently used keys; emptied in every process whenever a key changes. */
   apiKeyCache: ApiKeyCache
+  /** Requests per key per second, across processes (see RateLimiter). */
+  rateLimiter: RateLimiter
   /** Group commit for usage events (see UsageEventBatcher). */
   usageBatcher: UsageEventBatcher
   /** Signs list cursors and payment links; the same in every process on one database (see loadSigningSecret). */

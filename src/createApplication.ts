@@ -5,11 +5,12 @@ import { createRestHandler } from '../rest/handleRestRequest'
 import { restRoutes } from '../rest/restRoutes'
 import { defaultPaymentRails, type PaymentRails, type Services } from './Services'
 import { ApiKeyCache } from './accounts/ApiKeyCache'
+import { RateLimiter } from './accounts/RateLimiter'
 import { UsageEventBatcher } from './metering/UsageEventBatcher'
 import { applyMigrations } from './database/applyMigrations'
 import { createDatabaseClient } from './database/createDatabaseClient'
 import { loadSigningSecret } from './database/loadSigningSecret'
-import { createYogaServer } from './graphql/createYogaServer'
+import { createYogaServer, type GraphQLSettings } from './graphql/createYogaServer'
 import { schema } from './graphql/schema'
 import { createHttpHandler } from './http/createHttpHandler'
 
@@ -19,6 +20,9 @@ export interface ApplicationOptions {
   paymentRails?: PaymentRails
   maxConnections?: number
   onQuery?: (sql: string) => void
+  /** Requests per API key per second; 0 for no limit. */
+  rateLimitPerSecond?: number
+  graphql?: GraphQLSettings
 }
 
 export interface Application {
@@ -41,6 +45,7 @@ export async function createApplication(options: ApplicationOptions): Promise<Ap
     database,
     apiKeyCache,
     usageBatcher: new UsageEventBatcher(database.prisma),
+    rateLimiter: new RateLimiter(database.pool, options.rateLimitPerSecond ?? 0),
     signingSecret: await loadSigningSecret(database.prisma),
     publicUrl: options.publicUrl,
     paymentRails: options.paymentRails ?? defaultPaymentRails,
@@ -48,7 +53,7 @@ export async function createApplication(options: ApplicationOptions): Promise<Ap
   const compiledRoutes = compileRoutes(schema, restRoutes)
   const handler = createHttpHandler({
     services,
-    yoga: createYogaServer(services),
+    yoga: createYogaServer(services, options.graphql),
     rest: createRestHandler(services, schema, compiledRoutes),
     openApiDocument: buildOpenApiDocument(compiledRoutes, options.publicUrl),
   })
@@ -57,6 +62,7 @@ export async function createApplication(options: ApplicationOptions): Promise<Ap
     services,
     server,
     close: async () => {
+      await services.rateLimiter.close()
       await apiKeyCache.close()
       await database.close()
     },

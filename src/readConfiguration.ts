@@ -1,3 +1,5 @@
+import type { GraphQLSettings } from './graphql/createYogaServer'
+import { defaultQueryLimits } from './graphql/queryLimits'
 import { defaultPaymentRails, type PaymentRails } from './Services'
 
 /** The server's environment (CONTRACT §8), read once at start. */
@@ -12,6 +14,9 @@ export interface Configuration {
   paymentRails: PaymentRails
   /** How often the billing runner looks for due work; 0 turns it off in this process. */
   billingIntervalSeconds: number
+  /** Requests per API key per second, across processes; 0 for no limit. */
+  rateLimitPerSecond: number
+  graphql: GraphQLSettings
 }
 
 export function readConfiguration(environment: NodeJS.ProcessEnv = process.env): Configuration {
@@ -25,7 +30,17 @@ export function readConfiguration(environment: NodeJS.ProcessEnv = process.env):
     dataDirectory: environment.DATA_DIR ?? './data',
     publicUrl: (environment.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
     bootstrapKey: environment.BILLING_BOOTSTRAP_KEY || undefined,
-    billingIntervalSeconds: Number(environment.BILLING_INTERVAL_SECONDS ?? 10),
+    billingIntervalSeconds: wholeNumber(environment, 'BILLING_INTERVAL_SECONDS', 10),
+    rateLimitPerSecond: wholeNumber(environment, 'RATE_LIMIT_PER_SECOND', 1000),
+    graphql: {
+      introspection: environment.GRAPHQL_INTROSPECTION !== 'false',
+      graphiql: environment.GRAPHIQL !== 'false',
+      limits: {
+        maxDepth: wholeNumber(environment, 'GRAPHQL_MAX_DEPTH', defaultQueryLimits.maxDepth),
+        maxAliases: wholeNumber(environment, 'GRAPHQL_MAX_ALIASES', defaultQueryLimits.maxAliases),
+        maxCost: wholeNumber(environment, 'GRAPHQL_MAX_COST', defaultQueryLimits.maxCost),
+      },
+    },
     paymentRails: {
       pixKey: environment.PIX_KEY || defaultPaymentRails.pixKey,
       pixMerchantName: environment.PIX_MERCHANT_NAME || defaultPaymentRails.pixMerchantName,
@@ -34,4 +49,12 @@ export function readConfiguration(environment: NodeJS.ProcessEnv = process.env):
       usdcNetwork: environment.USDC_NETWORK || defaultPaymentRails.usdcNetwork,
     },
   }
+}
+
+function wholeNumber(environment: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const text = environment[name]
+  if (text === undefined || text === '') return fallback
+  const value = Number(text)
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a whole number, not ${text}`)
+  return value
 }

@@ -6,6 +6,7 @@ import { systemClock } from './domain/DomainContext'
 import { logError, logInfo } from './http/log'
 import { removeExpiredIdempotencyRecords } from './idempotency/removeExpiredIdempotencyRecords'
 import { readConfiguration } from './readConfiguration'
+import { removeOldRateLimitWindows } from './accounts/RateLimiter'
 
 // `npm start`: the listening process. Everything it serves is built by createApplication.
 
@@ -19,6 +20,8 @@ const application = await createApplication({
   databaseUrl: configuration.databaseUrl ?? embedded!.url,
   publicUrl: configuration.publicUrl,
   paymentRails: configuration.paymentRails,
+  rateLimitPerSecond: configuration.rateLimitPerSecond,
+  graphql: configuration.graphql,
 })
 const { prisma } = application.services.database
 if (configuration.bootstrapKey) await ensureBootstrapKey(prisma, systemClock, configuration.bootstrapKey)
@@ -32,7 +35,8 @@ if (embedded?.created) {
 
 const cleanup = setInterval(() => {
   removeExpiredIdempotencyRecords(prisma, systemClock).catch((error: unknown) => logError(error))
-}, 60 * 60 * 1000)
+  removeOldRateLimitWindows(application.services.database.pool).catch((error: unknown) => logError(error))
+}, 60 * 1000)
 cleanup.unref()
 
 const billingRunner = configuration.billingIntervalSeconds > 0 ? startBillingRunner(prisma, configuration.billingIntervalSeconds * 1000) : undefined

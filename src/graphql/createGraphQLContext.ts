@@ -1,5 +1,6 @@
 import type { Caller } from '../accounts/authenticateApiKey'
 import { authenticateApiKey } from '../accounts/authenticateApiKey'
+import { requireAdmission } from '../accounts/requireAdmission'
 import type { Services } from '../Services'
 import { classifyError } from '../domain/classifyError'
 import { accountClock, systemClock, type Database } from '../domain/DomainContext'
@@ -24,7 +25,9 @@ export async function createGraphQLContext(source: ContextSource): Promise<Graph
   if (!caller && source.authorization) {
     try {
       caller = await authenticateApiKey(db, systemClock, source.authorization, source.services.apiKeyCache)
+      requireAdmission(source.services, caller)
     } catch (error) {
+      caller = undefined
       authenticationFailure = classifyError(error)
     }
   }

@@ -1,23 +1,47 @@
-import { createYoga, type YogaServerInstance } from 'graphql-yoga'
+import { GraphQLError, NoSchemaIntrospectionCustomRule } from 'graphql'
+import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga'
 import type { Services } from '../Services'
 import { createGraphQLContext } from './createGraphQLContext'
 import type { GraphQLContext } from './GraphQLContext'
 import { currentRequestId } from '../http/requestScope'
 import { maskError } from './maskError'
+import { defaultQueryLimits, queryLimitsRule, type QueryLimits } from './queryLimits'
 import { renderLocalGraphiQL } from './renderLocalGraphiQL'
 import { schema } from './schema'
 
 export type YogaServer = YogaServerInstance<Record<string, never>, GraphQLContext>
 
+export interface GraphQLSettings {
+  /** Schema introspection (GraphiQL needs it); turn off to hide the schema in production. */
+  introspection: boolean
+  graphiql: boolean
+  limits: QueryLimits
+}
+
+export const defaultGraphQLSettings: GraphQLSettings = { introspection: true, graphiql: true, limits: defaultQueryLimits }
+
 /** The GraphQL endpoint (with GraphiQL in a browser); the listening server is elsewhere (src/server.ts). */
-export function createYogaServer(services: Services): YogaServer {
+export function createYogaServer(services: Services, settings: GraphQLSettings = defaultGraphQLSettings): YogaServer {
+  const rules = [queryLimitsRule(settings.limits), ...(settings.introspection ? [] : [NoSchemaIntrospectionCustomRule])]
+  const limitsPlugin: Plugin<GraphQLContext> = {
+    onValidate: ({ addValidationRule }) => {
+      for (const rule of rules) addValidationRule(rule)
+      // GraphQL's own validation errors carry the closed code set too (CONTRACT §1).
+      return ({ result, setResult }) => {
+        if (result.length > 0) {
+          setResult(result.map((error) => new GraphQLError(error.message, { nodes: error.nodes, source: error.source, positions: error.positions, extensions: { code: 'validation_error' } })))
+        }
+      }
+    },
+  }
   return createYoga<Record<string, never>, GraphQLContext>({
     schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
     // Errors are logged by maskError (unexpected ones only, with the request id); client mistakes are not ours to log.
     logging: false,
-    graphiql: {
+    plugins: [limitsPlugin],
+    graphiql: settings.graphiql && {
       title: 'Billing service GraphQL',
       defaultQuery: '# Add your key under Headers: {"Authorization": "Bearer bk_test_..."}\n{\n  customers(first: 10) {\n    edges { node { id name email createdAt } }\n    pageInfo { hasNextPage endCursor }\n  }\n}\n',
     },

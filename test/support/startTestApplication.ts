@@ -3,6 +3,7 @@ import { createApiKey } from '../../src/accounts/createApiKey'
 import type { Scope } from '../../src/accounts/scopes'
 import { createApplication, type Application } from '../../src/createApplication'
 import { systemClock } from '../../src/domain/DomainContext'
+import type { GraphQLSettings } from '../../src/graphql/createYogaServer'
 import { createTestDatabase } from './testDatabase'
 
 export interface TestResponse {
@@ -33,13 +34,22 @@ export interface TestApplication {
 }
 
 /** The real application (migrations, Prisma, GraphQL, REST, HTTP) on its own database and port. */
-export async function startTestApplication(options: { databaseUrl?: string; onQuery?: (sql: string) => void } = {}): Promise<TestApplication> {
+export interface TestApplicationOptions {
+  databaseUrl?: string
+  onQuery?: (sql: string) => void
+  rateLimitPerSecond?: number
+  graphql?: GraphQLSettings
+}
+
+export async function startTestApplication(options: TestApplicationOptions = {}): Promise<TestApplication> {
   const databaseUrl = options.databaseUrl ?? (await createTestDatabase())
   const application = await createApplication({
     databaseUrl,
     publicUrl: 'http://billing.test',
     maxConnections: 10,
     ...(options.onQuery ? { onQuery: options.onQuery } : {}),
+    ...(options.rateLimitPerSecond ? { rateLimitPerSecond: options.rateLimitPerSecond } : {}),
+    ...(options.graphql ? { graphql: options.graphql } : {}),
   })
   await new Promise<void>((resolve) => application.server.listen(0, '127.0.0.1', resolve))
   const baseUrl = `http://127.0.0.1:${(application.server.address() as AddressInfo).port}`
