@@ -12,6 +12,6 @@ export default defineConfig({
     hookTimeout: 120_000,
     // Each test file gets its own database cloned from a migrated template, so files run in parallel.
     pool: 'forks',
-    env: { LOG_LEVEL: 'silent' },
+    env: { LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' },
   },
 })

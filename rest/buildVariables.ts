@@ -1,5 +1,6 @@
 import { coerceInputValue, getNamedType, GraphQLEnumType, isNonNullType, type GraphQLInputType } from 'graphql'
 import { DomainError } from '../src/domain/DomainError'
+import { checkInputShape } from '../src/domain/checkInputShape'
 import type { CompiledRoute } from './compileRoutes'
 
 /**
@@ -16,7 +17,10 @@ export function buildVariables(
   const raw: Record<string, unknown> = {}
   compiled.pathParameters.forEach((name, index) => {
     raw[name] = decodePathSegment(pathValues[index] ?? '', name)
+    checkInputShape(raw[name], name)
   })
+  for (const [name, value] of query) checkInputShape(value, name)
+  if (body !== undefined) checkInputShape(body, '')
 
   const givenBy = new Map<string, string>()
   for (const name of new Set(query.keys())) {

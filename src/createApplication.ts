@@ -12,6 +12,7 @@ import { createDatabaseClient } from './database/createDatabaseClient'
 import { loadSigningSecret } from './database/loadSigningSecret'
 import { createYogaServer, type GraphQLSettings } from './graphql/createYogaServer'
 import { schema } from './graphql/schema'
+import { answerMalformedRequest } from './http/answerMalformedRequest'
 import { createHttpHandler } from './http/createHttpHandler'
 
 export interface ApplicationOptions {
@@ -58,6 +59,7 @@ export async function createApplication(options: ApplicationOptions): Promise<Ap
     openApiDocument: buildOpenApiDocument(compiledRoutes, options.publicUrl),
   })
   const server = createServer(handler)
+  server.on('clientError', answerMalformedRequest)
   return {
     services,
     server,

@@ -36,6 +36,19 @@ describe('request errors', () => {
     expect(response.body.error.param).toBe('email')
   })
 
+  test('text PostgreSQL cannot store and JSON nested too deep are validation errors, in REST and GraphQL', async () => {
+    const nul = await app.request('POST', '/v1/customers', { body: { name: 'a\u0000b' }, idempotencyKey: randomUUID() })
+    expectError(nul, 400, 'validation_error')
+    expect(nul.body.error.param).toBe('name')
+    expectError(await app.request('GET', '/v1/customers/cus_%00'), 400, 'validation_error')
+    const deep = JSON.parse(`${'{"a":'.repeat(40)}1${'}'.repeat(40)}`) as unknown
+    expectError(await app.request('POST', '/v1/customers', { body: { metadata: deep }, idempotencyKey: randomUUID() }), 400, 'validation_error')
+    const graphNul = await app.graphql('mutation($input: CreateCustomerInput!) { createCustomer(input: $input) { id } }', { input: { name: 'a\u0000' } })
+    expect(graphNul.body.errors[0].extensions).toMatchObject({ code: 'validation_error', param: 'variables.input.name' })
+    const literalNul = await app.graphql('mutation { createCustomer(input: { name: "a\\u0000" }) { id } }')
+    expect(literalNul.body.errors[0].extensions.code).toBe('validation_error')
+  })
+
   test('invalid_cursor', async () => {
     expectError(await app.request('GET', '/v1/customers?before=not-a-cursor'), 400, 'invalid_cursor')
   })

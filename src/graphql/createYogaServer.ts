@@ -4,6 +4,8 @@ import type { Services } from '../Services'
 import { createGraphQLContext } from './createGraphQLContext'
 import type { GraphQLContext } from './GraphQLContext'
 import { currentRequestId } from '../http/requestScope'
+import type { DomainError } from '../domain/DomainError'
+import { checkInputShape } from '../domain/checkInputShape'
 import { maskError } from './maskError'
 import { defaultQueryLimits, queryLimitsRule, type QueryLimits } from './queryLimits'
 import { renderLocalGraphiQL } from './renderLocalGraphiQL'
@@ -24,6 +26,17 @@ export const defaultGraphQLSettings: GraphQLSettings = { introspection: true, gr
 export function createYogaServer(services: Services, settings: GraphQLSettings = defaultGraphQLSettings): YogaServer {
   const rules = [queryLimitsRule(settings.limits), ...(settings.introspection ? [] : [NoSchemaIntrospectionCustomRule])]
   const limitsPlugin: Plugin<GraphQLContext> = {
+    onParams: ({ params }) => {
+      // The same door as REST (checkInputShape): variables, and NUL escapes in the query text.
+      try {
+        checkInputShape(params.variables ?? {}, 'variables')
+        const query = params.query ?? ''
+        if (query.includes('\u0000') || /\\u0000|\\u\{0+\}/i.test(query)) checkInputShape('\u0000', 'query')
+      } catch (error) {
+        const refused = error as DomainError
+        throw new GraphQLError(refused.message, { extensions: { code: refused.code, param: refused.param, http: { status: 400 } } })
+      }
+    },
     onValidate: ({ addValidationRule }) => {
       for (const rule of rules) addValidationRule(rule)
       // GraphQL's own validation errors carry the closed code set too (CONTRACT §1).

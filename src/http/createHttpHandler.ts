@@ -39,7 +39,10 @@ async function dispatch(routes: HttpRoutes, request: IncomingMessage, response: 
   const url = new URL(request.url ?? '/', 'http://localhost')
   const method = request.method ?? 'GET'
   if (url.pathname === '/graphql') {
-    if (Number(request.headers['content-length'] ?? 0) > maxBodyBytes) return send(response, tooLarge())
+    if (Number(request.headers['content-length'] ?? 0) > maxBodyBytes) {
+      discardRestOfBody(request)
+      return send(response, tooLarge())
+    }
     await routes.yoga.requestListener(request, response)
     return
   }
@@ -81,15 +84,14 @@ async function dispatch(routes: HttpRoutes, request: IncomingMessage, response: 
         }
       },
     })
-    // The rest of an oversized body is never read: the connection cannot be reused after this answer.
-    if (bodyTooLarge) restResponse.headers.Connection = 'close'
+    if (bodyTooLarge) discardRestOfBody(request)
     return send(response, restResponse)
   }
   send(response, { status: 404, headers: {}, body: errorEnvelope(new DomainError('not_found', `Nothing at ${url.pathname}`)) })
 }
 
 function tooLarge(): RestResponse {
-  return { status: 413, headers: { Connection: 'close' }, body: errorEnvelope(new DomainError('payload_too_large', `Bodies are limited to ${maxBodyBytes} bytes`)) }
+  return { status: 413, headers: {}, body: errorEnvelope(new DomainError('payload_too_large', `Bodies are limited to ${maxBodyBytes} bytes`)) }
 }
 
 async function readiness(services: Services): Promise<RestResponse> {
@@ -99,6 +101,23 @@ async function readiness(services: Services): Promise<RestResponse> {
   } catch {
     return { status: 503, headers: { 'Retry-After': '1' }, body: errorEnvelope(new DomainError('unavailable', 'The database cannot be reached')) }
   }
+}
+
+const maxDiscardedBytes = 16 * 1024 * 1024
+
+/**
+ * The client of an oversized body is still sending it when the 413 goes out; the rest is read and
+ * dropped so that it can read the answer (closing at once would reset its connection mid-upload).
+ * A client that keeps sending far past the limit is cut off.
+ */
+function discardRestOfBody(request: IncomingMessage): void {
+  let discarded = 0
+  request.removeAllListeners('data')
+  request.on('data', (chunk: Buffer) => {
+    discarded += chunk.length
+    if (discarded > maxDiscardedBytes) request.destroy()
+  })
+  request.resume()
 }
 
 function readBody(request: IncomingMessage): Promise<string> {
