@@ -41,16 +41,18 @@ export const builder = new SchemaBuilder<{
       if (!type) throw new DomainError('validation_error', 'Not an id this service issued', { param: 'id' })
       return { typename: type, id: globalId }
     },
+    // Node lookups are scoped to the caller's account (each type's findUnique); an id of another
+    // account is simply not found, and not found is null, never an error.
     nodeQueryOptions: {
-      resolve: (_root, { id }, context, _info, resolveNode) => {
+      resolve: async (_root, { id }, context, _info, resolveNode) => {
         authorize(context, ['read'])
-        return resolveNode(id)
+        return nullWhenNotFound(async () => resolveNode(id))
       },
     },
     nodesQueryOptions: {
       resolve: (_root, { ids }, context, _info, resolveNodes) => {
         authorize(context, ['read'])
-        return resolveNodes(ids)
+        return ids.map((id) => nullWhenNotFound(async () => (await resolveNodes([id]))[0]))
       },
     },
   },
@@ -59,3 +61,13 @@ export const builder = new SchemaBuilder<{
 builder.addScalarType('DateTime', DateTimeResolver)
 builder.addScalarType('EmailAddress', EmailAddressResolver)
 builder.addScalarType('JSONObject', JSONObjectResolver)
+
+async function nullWhenNotFound<T>(load: () => Promise<T>): Promise<T | null> {
+  try {
+    return await load()
+  } catch (error) {
+    // Prisma's "record not found" (P2025), raised by the plugin's findUniqueOrThrow.
+    if ((error as { code?: unknown }).code === 'P2025') return null
+    throw error
+  }
+}
