@@ -1,7 +1,7 @@
 import type { ApiKeyCache } from './accounts/ApiKeyCache'
 import type { RateLimiter } from './accounts/RateLimiter'
 import type { DatabaseConnection } from './database/createDatabaseClient'
-import type { UsageEventBatcher } from './metering/UsageEventBatcher'
+import type { HotPathBatchers } from './createHotPathBatchers'
 
 /** What lives as long as the process: one per server, shared by every request. */
 export interface Services {
@@ -10,8 +10,8 @@ export interface Services {
   apiKeyCache: ApiKeyCache
   /** Requests per key per second, across processes (see RateLimiter). */
   rateLimiter: RateLimiter
-  /** Group commit for usage events (see UsageEventBatcher). */
-  usageBatcher: UsageEventBatcher
+  /** Group commit for usage events, shared reads for access checks (see createHotPathBatchers). */
+  batchers: HotPathBatchers
   /** Signs list cursors and payment links; the same in every process on one database (see loadSigningSecret). */
   signingSecret: Buffer
   /** Base of the URLs the service hands out (hosted pages). */

@@ -6,7 +6,7 @@ import { restRoutes } from '../rest/restRoutes'
 import { defaultPaymentRails, type PaymentRails, type Services } from './Services'
 import { ApiKeyCache } from './accounts/ApiKeyCache'
 import { RateLimiter } from './accounts/RateLimiter'
-import { UsageEventBatcher } from './metering/UsageEventBatcher'
+import { createHotPathBatchers } from './createHotPathBatchers'
 import { applyMigrations } from './database/applyMigrations'
 import { createDatabaseClient } from './database/createDatabaseClient'
 import { loadSigningSecret } from './database/loadSigningSecret'
@@ -45,7 +45,7 @@ export async function createApplication(options: ApplicationOptions): Promise<Ap
   const services: Services = {
     database,
     apiKeyCache,
-    usageBatcher: new UsageEventBatcher(database.prisma),
+    batchers: createHotPathBatchers(database.prisma),
     rateLimiter: new RateLimiter(database.pool, options.rateLimitPerSecond ?? 0),
     signingSecret: await loadSigningSecret(database.prisma),
     publicUrl: options.publicUrl,

@@ -2,6 +2,7 @@ import { DomainError } from '../domain/DomainError'
 import type { DomainContext } from '../domain/DomainContext'
 import { parseQuantity, type Currency, type Decimal } from '../domain/money'
 import { Prisma } from '../generated/prisma/client'
+import { readAccessFacts } from './readAccessFacts'
 
 export type AccessReason = 'credits_available' | 'insufficient_credits' | 'no_entitlement' | 'entitlement_expired' | 'entitlement_past_due'
 
@@ -18,26 +19,19 @@ export interface AccessCheckInput {
   quantity: number
 }
 
-interface AccessFacts {
-  customerId: string | null
-  meterId: string | null
-  entitlementStatus: 'active' | 'past_due' | 'expired' | null
-  currency: Currency | null
-  cost: Decimal | null
-  balance: Decimal | null
-}
-
 /**
  * CONTRACT §6, in order: a subscription-mode metered price the customer is entitled to; else a credits
  * price against the balance; else no entitlement. Reads only: a denial changes nothing. This is the
- * hottest path of the service, so every fact it needs comes from one query.
+ * hottest path of the service: every fact it needs comes from one query, shared by the checks that
+ * arrive together (inside a transaction, it reads alone, in that transaction).
  */
 export async function checkAccess(context: DomainContext, input: AccessCheckInput): Promise<AccessDecision> {
   const quantity = parseQuantity(input.quantity)
-  // billing_access_facts (prisma/migrations/…_hot_path_functions) gathers every fact in one planned-once query.
-  const [facts] = await context.db.$queryRaw<AccessFacts[]>(
-    Prisma.sql`SELECT * FROM billing_access_facts(${context.account.id}, ${input.customerId}, ${input.meterId}, ${quantity.toFixed()}::numeric)`,
-  )
+  const request = { accountId: context.account.id, customerId: input.customerId, meterId: input.meterId, quantity: quantity.toFixed() }
+  const facts =
+    context.batchers && !context.transactional
+      ? await context.batchers.accessChecks.submit(request)
+      : (await readAccessFacts(context.db, [request]))[0]?.value
   if (!facts?.customerId) throw new DomainError('customer_not_found', 'No such customer', { param: 'customerId' })
   if (!facts.meterId) throw new DomainError('meter_not_found', 'No such meter', { param: 'meterId' })
 

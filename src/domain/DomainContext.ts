@@ -1,5 +1,5 @@
 import type { DatabaseClient } from '../database/createDatabaseClient'
-import type { UsageEventBatcher } from '../metering/UsageEventBatcher'
+import type { HotPathBatchers } from '../createHotPathBatchers'
 
 /** The root client, or the client of a transaction that is already open. */
 export type Database = DatabaseClient | Omit<DatabaseClient, '$connect' | '$disconnect' | '$on' | '$transaction' | '$extends'>
@@ -25,8 +25,8 @@ export interface DomainContext {
   account: AccountScope
   /** True when `db` is a transaction already open: operations then join it instead of opening their own. */
   transactional?: boolean
-  /** Shares commits among usage events recorded outside a transaction (absent: each commits alone). */
-  usageBatcher?: UsageEventBatcher
+  /** Shares commits and reads among hot-path calls made outside a transaction (absent: each goes alone). */
+  batchers?: HotPathBatchers
 }
 
 export const systemClock: Clock = { now: () => new Date() }

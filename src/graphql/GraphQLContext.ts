@@ -37,6 +37,6 @@ export function authorize(context: GraphQLContext, scopes: readonly Scope[]): Do
     clock: accountClock(caller.account),
     account: caller.account,
     transactional: context.transactional,
-    ...(context.transactional ? {} : { usageBatcher: context.services.usageBatcher }),
+    ...(context.transactional ? {} : { batchers: context.services.batchers }),
   }
 }

@@ -17,9 +17,9 @@ export type { RecordUsageEventInput } from './recordUsageEvents'
  */
 export async function recordUsageEvent(context: DomainContext, input: RecordUsageEventInput): Promise<UsageEvent> {
   const prepared = prepareUsageEvent(context, input)
-  if (context.usageBatcher && !context.transactional) return context.usageBatcher.record(prepared)
+  if (context.batchers && !context.transactional) return context.batchers.usageEvents.submit(prepared)
   const [outcome] = await recordUsageEvents(context.db, [prepared])
   if (!outcome) throw new Error('billing_record_usage answered no row')
   if ('error' in outcome) throw outcome.error
-  return outcome.event
+  return outcome.value
 }

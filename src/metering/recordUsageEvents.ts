@@ -64,7 +64,7 @@ interface OutcomeRow {
   createdAt: Date
 }
 
-export type UsageOutcome = { event: UsageEvent } | { error: DomainError }
+export type UsageOutcome = { value: UsageEvent } | { error: DomainError }
 
 /**
  * Records a batch in the caller's transaction (or in one of its own: one statement commits atomically)
@@ -86,7 +86,7 @@ function toOutcome(row: OutcomeRow): UsageOutcome {
       return { error: new DomainError('idempotency_key_reused', 'This idempotencyKey was used for a different usage event', { param: 'idempotencyKey' }) }
     default:
       return {
-        event: {
+        value: {
           id: row.id!,
           accountId: row.accountId,
           customerId: row.customerId,
