@@ -16,7 +16,7 @@ export interface HotPathBatchers {
 
 export function createHotPathBatchers(prisma: DatabaseClient): HotPathBatchers {
   return {
-    usageEvents: new Batcher((events) => recordUsageEvents(prisma, events), { isRetryable: isTransactionConflict }),
+    usageEvents: new Batcher((events) => recordUsageEvents(prisma, events), { isRetryable: isTransactionConflict, maxConcurrentBatches: 4 }),
     accessChecks: new Batcher((requests) => readAccessFacts(prisma, requests)),
   }
 }
