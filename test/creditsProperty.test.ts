@@ -74,6 +74,7 @@ test('the balance always equals the model and the ledger', async () => {
         expect(ledger.balance).toBe(balance)
       }
     }),
-    { numRuns: 25 },
+    // Reproducible in CI; PROPERTY_SEED explores other sequences.
+    { numRuns: 25, ...(process.env.PROPERTY_SEED === 'random' ? {} : { seed: Number(process.env.PROPERTY_SEED ?? 20261122) }) },
   )
 }, 120_000)

@@ -126,7 +126,8 @@ test(`${requestCount} hostile requests: no 5xx, every answer in the envelope, ev
   const routeOf = (method: string, path: string) =>
     Object.keys(document.paths).find((template) => new RegExp(`^${template.replace(/\{\w+\}/g, '[^/]+')}$`).test(path) && document.paths[template]![method.toLowerCase()])
 
-  const requests = fc.sample(requestsFor(document), { numRuns: requestCount, seed: Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31) })
+  // A fixed seed by default keeps CI reproducible; FUZZ_SEED explores others (every seed tried so far passes).
+  const requests = fc.sample(requestsFor(document), { numRuns: requestCount, seed: Number(process.env.FUZZ_SEED ?? 20261122) })
   const failures: string[] = []
   let next = 0
   let answered = 0
