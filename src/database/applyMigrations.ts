@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto'
+import { existsSync } from 'node:fs'
 import { readFile, readdir } from 'node:fs/promises'
 import path from 'node:path'
 import pg from 'pg'
@@ -8,7 +9,19 @@ import pg from 'pg'
 // engine exists) and this runner agree on what has been applied. Runs at every start: several server
 // processes may start at once, so the whole run holds the advisory lock Prisma Migrate uses.
 
-const migrationsDirectory = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../prisma/migrations')
+/** prisma/migrations of the project this code runs from (as source, or bundled into dist/). */
+function findMigrationsDirectory(): string {
+  let directory = path.dirname(new URL(import.meta.url).pathname)
+  for (;;) {
+    const candidate = path.join(directory, 'prisma', 'migrations')
+    if (existsSync(candidate)) return candidate
+    const parent = path.dirname(directory)
+    if (parent === directory) throw new Error('prisma/migrations not found above this module')
+    directory = parent
+  }
+}
+
+const migrationsDirectory = findMigrationsDirectory()
 const prismaMigrateAdvisoryLock = 72707369
 
 export interface MigrationOutcome {

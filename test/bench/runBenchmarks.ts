@@ -97,9 +97,10 @@ COMMIT;
 
 async function startService(databaseUrl: string): Promise<{ child: ChildProcess; baseUrl: string; peakRssMegabytes: () => Promise<number> }> {
   const port = await findFreePort()
-  // The same command as `npm start`, so the measured memory is what a deployment would see.
-  const startCommand = (JSON.parse(await readFile('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start.split(' ')
-  const child = spawn(process.execPath, startCommand.slice(1), {
+  // What `npm start` runs (the bundle `npm run build` writes), so the measured memory is a deployment's.
+  const build = spawnSync('npm', ['run', 'build', '--silent'], { stdio: 'inherit' })
+  if (build.status !== 0) throw new Error('npm run build failed')
+  const child = spawn(process.execPath, ['dist/server.mjs'], {
     env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), BILLING_BOOTSTRAP_KEY: bootstrapKey, LOG_LEVEL: 'silent', NODE_ENV: 'production', RATE_LIMIT_PER_SECOND: '0' },
     stdio: ['ignore', 'inherit', 'inherit'],
   })
