@@ -1,13 +1,14 @@
-import { spawn, type ChildProcess } from 'node:child_process'
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { randomUUID } from 'node:crypto'
-import { afterAll, describe, expect, test } from 'vitest'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { findFreePort } from '../src/findFreePort'
 
-// `npm start` with no DATABASE_URL: the service runs on the embedded PostgreSQL in DATA_DIR, prints a
-// key once on a new database, keeps its data across restarts, including after a kill -9.
+// `npm start` with no DATABASE_URL: the bundle `npm run build` writes, run on the embedded PostgreSQL
+// in DATA_DIR; it prints a key once on a new database and keeps its data across restarts, including
+// after a kill -9.
 
 const dataDirectory = await mkdtemp(path.join(tmpdir(), 'billing-embedded-'))
 const children: ChildProcess[] = []
@@ -21,7 +22,7 @@ async function startServer(): Promise<{ child: ChildProcess; baseUrl: string; ou
   const environment: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDirectory, PORT: String(port), LOG_LEVEL: 'info' }
   delete environment.DATABASE_URL
   delete environment.BILLING_BOOTSTRAP_KEY
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { env: environment, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, ['dist/server.mjs'], { env: environment, stdio: ['ignore', 'pipe', 'pipe'] })
   children.push(child)
   let output = ''
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()))
@@ -42,6 +43,11 @@ async function stop(child: ChildProcess, signal: NodeJS.Signals): Promise<void> 
   child.kill(signal)
   await exited
 }
+
+beforeAll(() => {
+  const build = spawnSync('npm', ['run', 'build', '--silent'], { stdio: 'inherit' })
+  if (build.status !== 0) throw new Error('npm run build failed')
+})
 
 describe('the embedded default database', () => {
   test('first run prints a key once; data survives a restart and a kill -9', async () => {
