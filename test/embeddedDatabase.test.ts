@@ -22,7 +22,7 @@ async function startServer(): Promise<{ child: ChildProcess; baseUrl: string; ou
   const environment: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDirectory, PORT: String(port), LOG_LEVEL: 'info' }
   delete environment.DATABASE_URL
   delete environment.BILLING_BOOTSTRAP_KEY
-  const child = spawn(process.execPath, ['dist/server.mjs'], { env: environment, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, ['--max-old-space-size=256', 'dist/server.mjs'], { env: environment, stdio: ['ignore', 'pipe', 'pipe'] })
   children.push(child)
   let output = ''
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()))

@@ -97,10 +97,13 @@ COMMIT;
 
 async function startService(databaseUrl: string): Promise<{ child: ChildProcess; baseUrl: string; peakRssMegabytes: () => Promise<number> }> {
   const port = await findFreePort()
-  // What `npm start` runs (the bundle `npm run build` writes), so the measured memory is a deployment's.
+  // Exactly what `npm start` runs (the bundle, with its node flags), so the measured memory is a deployment's.
   const build = spawnSync('npm', ['run', 'build', '--silent'], { stdio: 'inherit' })
   if (build.status !== 0) throw new Error('npm run build failed')
-  const child = spawn(process.execPath, ['dist/server.mjs'], {
+  const start = (JSON.parse(await readFile('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start
+  const nodeArguments = /&& node (.+)$/.exec(start)?.[1]?.split(' ')
+  if (!nodeArguments) throw new Error(`cannot read the node command from the start script: ${start}`)
+  const child = spawn(process.execPath, nodeArguments, {
     env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), BILLING_BOOTSTRAP_KEY: bootstrapKey, LOG_LEVEL: 'silent', NODE_ENV: 'production', RATE_LIMIT_PER_SECOND: '0' },
     stdio: ['ignore', 'inherit', 'inherit'],
   })
