@@ -193,3 +193,20 @@ describe('failures on our side', () => {
     }
   })
 })
+
+describe('malformed HTTP', () => {
+  test('a request the HTTP parser refuses still gets the envelope and a request id', async () => {
+    const { connect } = await import('node:net')
+    const url = new URL(app.baseUrl)
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(url.port), url.hostname, () => socket.write('GET /v1/customers HTTP/1.1\r\nHost: x\r\nBad Header Line\r\n\r\n'))
+      let text = ''
+      socket.on('data', (chunk) => (text += chunk.toString()))
+      socket.on('end', () => resolve(text))
+      socket.on('error', reject)
+    })
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /)
+    expect(answer).toMatch(/X-Request-Id: req_[0-9a-f]{32}/)
+    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toMatchObject({ data: null, success: false, error: { code: 'validation_error' } })
+  })
+})

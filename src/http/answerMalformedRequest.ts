@@ -2,6 +2,7 @@ import type { Duplex } from 'node:stream'
 import { errorEnvelope } from '../../rest/envelope'
 import { DomainError } from '../domain/DomainError'
 import { logInfo } from './log'
+import { chooseRequestId } from './requestScope'
 
 /**
  * A request Node's HTTP parser refuses (bad request line, headers too large, broken framing) never
@@ -21,6 +22,6 @@ export function answerMalformedRequest(error: Error & { code?: string }, socket:
   const body = JSON.stringify(errorEnvelope(refusal))
   socket.end(
     `HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${chooseRequestId(undefined)}\r\nConnection: close\r\n\r\n${body}`,
   )
 }
