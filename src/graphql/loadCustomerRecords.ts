@@ -1,8 +1,8 @@
-import DataLoader from 'dataloader'
 import { listCustomerRecords, type CustomerRecordList } from '../customers/listCustomerRecords'
 import type { ListPosition, Page } from '../domain/Page'
 import { readPageRequest, toConnection, type Connection, type ConnectionArguments } from './connections'
 import { authorize, type GraphQLContext } from './GraphQLContext'
+import { requestLoader } from './requestLoader'
 
 /**
  * A customer's nested connection (usage events, transactions, ledger), batched: every customer in the
@@ -17,14 +17,9 @@ export async function loadCustomerRecords<T extends ListPosition & { customerId:
   const domain = authorize(context, ['read'])
   const listName = `customer.${list}`
   const page = readPageRequest(context, domain, listName, args)
-  const key = `${listName}:${page.limit}:${args.after ?? ''}`
-  let loader = context.loaders.get(key) as DataLoader<string, Page<T>> | undefined
-  if (!loader) {
-    loader = new DataLoader<string, Page<T>>(async (customerIds) => {
-      const pages = await listCustomerRecords<T>(domain, list, customerIds, page)
-      return customerIds.map((id) => pages.get(id)!)
-    })
-    context.loaders.set(key, loader)
-  }
+  const loader = requestLoader<string, Page<T>>(context, `${listName}:${page.limit}:${args.after ?? ''}`, async (customerIds) => {
+    const pages = await listCustomerRecords<T>(domain, list, customerIds, page)
+    return customerIds.map((id) => pages.get(id)!)
+  })
   return toConnection(context, domain, listName, await loader.load(customerId))
 }

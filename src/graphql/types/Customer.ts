@@ -3,11 +3,11 @@ import { customerLimits } from '../../customers/customerRules'
 import { getCustomer } from '../../customers/getCustomer'
 import { listCustomers } from '../../customers/listCustomers'
 import { updateCustomer } from '../../customers/updateCustomer'
-import DataLoader from 'dataloader'
 import { listCreditBalances } from '../../credits/listCreditBalances'
 import type { CreditBalance, CreditLedgerEntry, Entitlement, Invoice, Subscription, Transaction, UsageEvent } from '../../generated/prisma/client'
 import { builder } from '../builder'
 import { loadCustomerRecords } from '../loadCustomerRecords'
+import { requestLoader } from '../requestLoader'
 import { CreditBalanceType, CreditLedgerConnection } from './Credits'
 import { EntitlementConnection } from './Entitlement'
 import { InvoiceConnection } from './Invoice'
@@ -34,14 +34,10 @@ export const CustomerType = builder.prismaNode('Customer', {
       description: 'One balance per currency that ever moved. Scope: read.',
       resolve: async (customer, _args, context) => {
         const domain = authorize(context, ['read'])
-        let loader = context.loaders.get('customer.creditBalances') as DataLoader<string, CreditBalance[]> | undefined
-        if (!loader) {
-          loader = new DataLoader(async (ids: readonly string[]) => {
-            const balances = await listCreditBalances(domain, ids)
-            return ids.map((id) => balances.get(id) ?? [])
-          })
-          context.loaders.set('customer.creditBalances', loader)
-        }
+        const loader = requestLoader<string, CreditBalance[]>(context, 'customer.creditBalances', async (ids) => {
+          const balances = await listCreditBalances(domain, ids)
+          return ids.map((id) => balances.get(id) ?? [])
+        })
         return (await loader.load(customer.id)).map((row) => ({ customerId: row.customerId, currency: row.currency, balance: row.balance, updatedAt: row.updatedAt }))
       },
     }),

@@ -1,4 +1,3 @@
-import DataLoader from 'dataloader'
 import { formatAmount, type Currency } from '../../domain/money'
 import type { InvoiceLine } from '../../generated/prisma/client'
 import { requireTestAccount } from '../../domain/requireTestAccount'
@@ -9,6 +8,7 @@ import { builder } from '../builder'
 import { resolveConnection } from '../connections'
 import { forwardConnectionArgs } from '../forwardConnectionArgs'
 import { authorize } from '../GraphQLContext'
+import { requestLoader } from '../requestLoader'
 import { CurrencyEnum, InvoiceStatusEnum, PaymentMethodEnum } from './enums'
 
 export const invoicePageSize = { defaultSize: 100, maxSize: 1000, minSize: 1 }
@@ -50,15 +50,11 @@ export const InvoiceNode = builder.prismaNode('Invoice', {
     lines: t.field({
       type: [InvoiceLineType],
       resolve: async (invoice, _args, context) => {
-        // Batched: the lines of every invoice in the response come from one query.
-        let loader = context.loaders.get('invoice.lines') as DataLoader<string, InvoiceLine[]> | undefined
-        if (!loader) {
-          loader = new DataLoader(async (invoiceIds: readonly string[]) => {
-            const lines = await context.db.invoiceLine.findMany({ where: { invoiceId: { in: [...invoiceIds] } }, orderBy: [{ invoiceId: 'asc' }, { position: 'asc' }] })
-            return invoiceIds.map((id) => lines.filter((line) => line.invoiceId === id))
-          })
-          context.loaders.set('invoice.lines', loader)
-        }
+        // The lines of every invoice in the response come from one query.
+        const loader = requestLoader<string, InvoiceLine[]>(context, 'invoice.lines', async (invoiceIds) => {
+          const lines = await context.db.invoiceLine.findMany({ where: { invoiceId: { in: [...invoiceIds] } }, orderBy: [{ invoiceId: 'asc' }, { position: 'asc' }] })
+          return invoiceIds.map((id) => lines.filter((line) => line.invoiceId === id))
+        })
         return (await loader.load(invoice.id)).map((line) => ({ ...line, currency: invoice.currency }))
       },
     }),
