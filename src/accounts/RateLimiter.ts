@@ -100,6 +100,8 @@ export class RateLimiter {
 
   async close(): Promise<void> {
     if (this.timer) clearInterval(this.timer)
+    // A last push of the counts; at shutdown the database may already be going, which is no news.
+    this.failing = true
     await this.sync().catch(() => undefined)
   }
 }
