@@ -167,7 +167,8 @@ function toResponse(stored: StoredResponse): RestResponse {
   return { status: stored.status, headers, body: stored.body }
 }
 
-function errorResponse(error: DomainError): RestResponse {
+/** The envelope and headers for any refusal: Retry-After on 503 and 429, WWW-Authenticate on 401. */
+export function errorResponse(error: DomainError): RestResponse {
   const response = toResponse({ status: error.status, body: errorEnvelope(error), storable: false })
   if (error.code === 'unauthorized') response.headers['WWW-Authenticate'] = 'Bearer'
   return response

@@ -1,7 +1,7 @@
 import { createFirstKeyIfNone, ensureBootstrapKey } from './accounts/ensureBootstrapKey'
 import { startBillingRunner } from './billing/startBillingRunner'
 import { createApplication } from './createApplication'
-import { startEmbeddedDatabase, type EmbeddedDatabase } from './database/startEmbeddedDatabase'
+import { openConfiguredDatabase } from './database/openConfiguredDatabase'
 import { systemClock } from './domain/DomainContext'
 import { logError, logInfo } from './http/log'
 import { removeExpiredIdempotencyRecords } from './idempotency/removeExpiredIdempotencyRecords'
@@ -11,13 +11,10 @@ import { removeOldRateLimitWindows } from './accounts/RateLimiter'
 // `npm start`: the listening process. Everything it serves is built by createApplication.
 
 const configuration = readConfiguration()
-let embedded: EmbeddedDatabase | undefined
-if (!configuration.databaseUrl) {
-  embedded = await startEmbeddedDatabase(configuration.dataDirectory)
-  logInfo('embedded PostgreSQL started', { dataDirectory: configuration.dataDirectory, created: embedded.created })
-}
+const { url: databaseUrl, embedded } = await openConfiguredDatabase(configuration)
+if (embedded) logInfo('embedded PostgreSQL started', { dataDirectory: configuration.dataDirectory, created: embedded.created })
 const application = await createApplication({
-  databaseUrl: configuration.databaseUrl ?? embedded!.url,
+  databaseUrl,
   publicUrl: configuration.publicUrl,
   paymentRails: configuration.paymentRails,
   rateLimitPerSecond: configuration.rateLimitPerSecond,

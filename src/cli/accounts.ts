@@ -3,7 +3,7 @@ import { notifyApiKeysChanged } from '../accounts/notifyApiKeysChanged'
 import { setEnabledRails } from '../accounts/setEnabledRails'
 import { applyMigrations } from '../database/applyMigrations'
 import { createDatabaseClient } from '../database/createDatabaseClient'
-import { startEmbeddedDatabase, type EmbeddedDatabase } from '../database/startEmbeddedDatabase'
+import { openConfiguredDatabase } from '../database/openConfiguredDatabase'
 import { DomainError } from '../domain/DomainError'
 import { readConfiguration } from '../readConfiguration'
 
@@ -18,9 +18,7 @@ if (command !== 'list' && command !== 'rails') {
   process.exit(2)
 }
 const configuration = readConfiguration()
-let embedded: EmbeddedDatabase | undefined
-if (!configuration.databaseUrl) embedded = await startEmbeddedDatabase(configuration.dataDirectory)
-const databaseUrl = configuration.databaseUrl ?? embedded!.url
+const { url: databaseUrl, embedded } = await openConfiguredDatabase(configuration)
 await applyMigrations(databaseUrl)
 const database = createDatabaseClient(databaseUrl, { maxConnections: 2 })
 let exitCode = 0

@@ -5,7 +5,7 @@ import { revokeApiKey } from '../accounts/revokeApiKey'
 import { isScope, type Scope } from '../accounts/scopes'
 import { applyMigrations } from '../database/applyMigrations'
 import { createDatabaseClient } from '../database/createDatabaseClient'
-import { startEmbeddedDatabase, type EmbeddedDatabase } from '../database/startEmbeddedDatabase'
+import { openConfiguredDatabase } from '../database/openConfiguredDatabase'
 import { systemClock } from '../domain/DomainContext'
 import { DomainError } from '../domain/DomainError'
 import { readConfiguration } from '../readConfiguration'
@@ -40,9 +40,7 @@ const [command, ...rest] = positionals
 if (!command || !['create', 'list', 'revoke'].includes(command)) fail('unknown or missing command')
 
 const configuration = readConfiguration()
-let embedded: EmbeddedDatabase | undefined
-if (!configuration.databaseUrl) embedded = await startEmbeddedDatabase(configuration.dataDirectory)
-const databaseUrl = configuration.databaseUrl ?? embedded!.url
+const { url: databaseUrl, embedded } = await openConfiguredDatabase(configuration)
 await applyMigrations(databaseUrl)
 const database = createDatabaseClient(databaseUrl, { maxConnections: 2 })
 

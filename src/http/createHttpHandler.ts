@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { RestHandler, RestResponse } from '../../rest/handleRestRequest'
-import { errorEnvelope, successEnvelope } from '../../rest/envelope'
+import { errorResponse, type RestHandler, type RestResponse } from '../../rest/handleRestRequest'
+import { successEnvelope } from '../../rest/envelope'
 import type { Services } from '../Services'
 import { DomainError } from '../domain/DomainError'
 import { classifyError } from '../domain/classifyError'
@@ -29,7 +29,7 @@ export function createHttpHandler(routes: HttpRoutes): (request: IncomingMessage
         const classified = classifyError(error)
         if (classified.code === 'internal_error') logError(error)
         if (response.headersSent) return response.destroy()
-        send(response, { status: classified.status, headers: classified.code === 'unavailable' ? { 'Retry-After': '1' } : {}, body: errorEnvelope(classified) })
+        send(response, errorResponse(classified))
       })
     })
   }
@@ -87,11 +87,11 @@ async function dispatch(routes: HttpRoutes, request: IncomingMessage, response: 
     if (bodyTooLarge) discardRestOfBody(request)
     return send(response, restResponse)
   }
-  send(response, { status: 404, headers: {}, body: errorEnvelope(new DomainError('not_found', `Nothing at ${url.pathname}`)) })
+  send(response, errorResponse(new DomainError('not_found', `Nothing at ${url.pathname}`)))
 }
 
 function tooLarge(): RestResponse {
-  return { status: 413, headers: {}, body: errorEnvelope(new DomainError('payload_too_large', `Bodies are limited to ${maxBodyBytes} bytes`)) }
+  return errorResponse(new DomainError('payload_too_large', `Bodies are limited to ${maxBodyBytes} bytes`))
 }
 
 async function readiness(services: Services): Promise<RestResponse> {
@@ -99,7 +99,7 @@ async function readiness(services: Services): Promise<RestResponse> {
     await services.database.pool.query('SELECT 1')
     return { status: 200, headers: {}, body: successEnvelope({ database: 'ok' }) }
   } catch {
-    return { status: 503, headers: { 'Retry-After': '1' }, body: errorEnvelope(new DomainError('unavailable', 'The database cannot be reached')) }
+    return errorResponse(new DomainError('unavailable', 'The database cannot be reached'))
   }
 }
 
