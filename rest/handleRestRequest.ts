@@ -3,11 +3,10 @@ import { authenticateApiKey, type Caller } from '../src/accounts/authenticateApi
 import { requireAdmission } from '../src/accounts/requireAdmission'
 import { requireScope } from '../src/accounts/scopes'
 import type { Services } from '../src/Services'
-import { classifyError } from '../src/domain/classifyError'
 import { systemClock, type Database } from '../src/domain/DomainContext'
 import { DomainError } from '../src/domain/DomainError'
 import { createGraphQLContext } from '../src/graphql/createGraphQLContext'
-import { logError } from '../src/http/log'
+import { classifyAndLog } from '../src/http/log'
 import { fingerprintRequest } from '../src/idempotency/fingerprintRequest'
 import { runIdempotently, type StoredResponse } from '../src/idempotency/runIdempotently'
 import type { CompiledRoute } from './compileRoutes'
@@ -151,12 +150,6 @@ function restParameters(compiled: CompiledRoute, error: DomainError): DomainErro
   if (parameter === undefined) return error
   const param = [parameter, ...rest].filter((segment) => segment !== '').join('.')
   return new DomainError(error.code, error.message, { ...(param ? { param } : {}), ...(error.details ? { details: error.details } : {}) })
-}
-
-function classifyAndLog(error: unknown): DomainError {
-  const classified = classifyError(error)
-  if (classified.code === 'internal_error') logError(error)
-  return classified
 }
 
 function toResponse(stored: StoredResponse): RestResponse {

@@ -3,9 +3,8 @@ import { errorResponse, type RestHandler, type RestResponse } from '../../rest/h
 import { successEnvelope } from '../../rest/envelope'
 import type { Services } from '../Services'
 import { DomainError } from '../domain/DomainError'
-import { classifyError } from '../domain/classifyError'
 import type { YogaServer } from '../graphql/createYogaServer'
-import { logError } from './log'
+import { classifyAndLog } from './log'
 import { readGraphiQLAsset } from './readGraphiQLAsset'
 import { servePaymentPages } from './servePaymentPages'
 import { chooseRequestId, runInRequestScope } from './requestScope'
@@ -26,8 +25,7 @@ export function createHttpHandler(routes: HttpRoutes): (request: IncomingMessage
     response.setHeader('X-Request-Id', requestId)
     runInRequestScope(requestId, () => {
       dispatch(routes, request, response, requestId).catch((error: unknown) => {
-        const classified = classifyError(error)
-        if (classified.code === 'internal_error') logError(error)
+        const classified = classifyAndLog(error)
         if (response.headersSent) return response.destroy()
         send(response, errorResponse(classified))
       })
