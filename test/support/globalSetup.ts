@@ -14,6 +14,7 @@ declare module 'vitest' {
   export interface ProvidedContext {
     adminUrl: string
     templateDatabase: string
+    databasePrefix: string
   }
 }
 
@@ -36,6 +37,22 @@ export function databaseUrl(adminUrl: string, database: string): string {
   return url.toString()
 }
 
+function processIsAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+async function dropDatabases(admin: pg.Client, shouldDrop: (name: string) => boolean): Promise<void> {
+  const databases = await admin.query<{ datname: string }>("SELECT datname FROM pg_database WHERE datname LIKE 'billing\\_test\\_%'")
+  for (const { datname } of databases.rows) {
+    if (shouldDrop(datname)) await admin.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`).catch(() => undefined)
+  }
+}
+
 export default async function setup(project: TestProject) {
   let embedded: EmbeddedDatabase | undefined
   let embeddedDirectory: string | undefined
@@ -45,20 +62,25 @@ export default async function setup(project: TestProject) {
     embedded = await startEmbeddedDatabase(embeddedDirectory)
     adminUrl = databaseUrl(embedded.url, 'postgres')
   }
-  const templateDatabase = `billing_test_template_${process.pid}`
+  // Every database of this run is named `billing_test_<pid>_…`, so concurrent runs on one server never
+  // drop each other's; a run that died leaves databases whose pid no longer lives, removed here.
+  const databasePrefix = `billing_test_${process.pid}_`
+  const templateDatabase = `${databasePrefix}template`
   const admin = new pg.Client({ connectionString: adminUrl })
   await admin.connect()
+  await dropDatabases(admin, (name) => {
+    const pid = Number(/^billing_test_(\d+)_/.exec(name)?.[1])
+    return Number.isInteger(pid) && pid !== process.pid && !processIsAlive(pid)
+  })
   await admin.query(`DROP DATABASE IF EXISTS ${templateDatabase}`)
   await admin.query(`CREATE DATABASE ${templateDatabase}`)
   await applyMigrations(databaseUrl(adminUrl, templateDatabase))
   project.provide('adminUrl', adminUrl)
   project.provide('templateDatabase', templateDatabase)
+  project.provide('databasePrefix', databasePrefix)
 
   return async () => {
-    const leftovers = await admin.query<{ datname: string }>(
-      "SELECT datname FROM pg_database WHERE datname LIKE 'billing_test_%'",
-    )
-    for (const { datname } of leftovers.rows) await admin.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`).catch(() => undefined)
+    await dropDatabases(admin, (name) => name.startsWith(databasePrefix))
     await admin.end()
     await embedded?.stop()
     if (embeddedDirectory) await rm(embeddedDirectory, { recursive: true, force: true })

@@ -5,7 +5,7 @@ import { databaseUrl } from './globalSetup'
 
 /** A fresh, migrated database of its own (cloned from the template); dropped by globalSetup's teardown. */
 export async function createTestDatabase(): Promise<string> {
-  const name = `billing_test_${randomBytes(6).toString('hex')}`
+  const name = `${inject('databasePrefix')}${randomBytes(6).toString('hex')}`
   const admin = new pg.Client({ connectionString: inject('adminUrl') })
   await admin.connect()
   try {
