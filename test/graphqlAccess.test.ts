@@ -30,7 +30,7 @@ beforeAll(async () => {
   ids = await seedCatalog(app)
   const prisma = app.application.services.database.prisma
   const revokedKey = await createApiKey(prisma, { now: () => new Date() }, { accountName: 'main' })
-  await revokeApiKey(prisma, { now: () => new Date() }, revokedKey.id)
+  await revokeApiKey({ db: prisma, clock: { now: () => new Date() } }, revokedKey.id)
   revoked = revokedKey.key
   expired = (await createApiKey(prisma, { now: () => new Date(Date.now() - 3 * 86_400_000) }, { accountName: 'main', expiresInDays: 1 })).key
 })

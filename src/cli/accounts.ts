@@ -1,5 +1,4 @@
 import { parseArgs } from 'node:util'
-import { notifyApiKeysChanged } from '../accounts/notifyApiKeysChanged'
 import { setEnabledRails } from '../accounts/setEnabledRails'
 import { applyMigrations } from '../database/applyMigrations'
 import { createDatabaseClient } from '../database/createDatabaseClient'
@@ -34,8 +33,7 @@ try {
       exitCode = 2
     } else {
       const rails = values.enable.split(',').map((rail) => rail.trim()).filter(Boolean)
-      const updated = await setEnabledRails(database.prisma, account.id, rails)
-      await notifyApiKeysChanged(database.prisma)
+      const updated = await setEnabledRails({ db: database.prisma }, account.id, rails)
       process.stdout.write(`${updated.name}: rails ${updated.enabledRails.join(',') || 'none'}\n`)
     }
   }

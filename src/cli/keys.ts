@@ -73,7 +73,7 @@ try {
   } else {
     const keyId = rest[0]
     if (!keyId) fail('revoke needs a KEY_ID')
-    const revoked = await revokeApiKey(database.prisma, systemClock, keyId)
+    const revoked = await revokeApiKey({ db: database.prisma, clock: systemClock }, keyId)
     process.stdout.write(`Revoked ${revoked.id} at ${revoked.revokedAt.toISOString()}\n`)
   }
 } catch (error) {

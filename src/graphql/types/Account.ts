@@ -1,5 +1,4 @@
 import { setEnabledRails } from '../../accounts/setEnabledRails'
-import { notifyApiKeysChanged } from '../../accounts/notifyApiKeysChanged'
 import { advanceClock } from '../../billing/advanceClock'
 import type { PaymentMethod } from '../../generated/prisma/client'
 import { builder } from '../builder'
@@ -41,9 +40,7 @@ builder.mutationFields((t) => ({
     args: { rails: t.arg({ type: [PaymentMethodEnum], required: true }) },
     resolve: async (_root, args, context) => {
       const domain = authorize(context, ['write'])
-      const account = await setEnabledRails(domain.db, domain.account.id, args.rails)
-      await notifyApiKeysChanged(domain.db)
-      return account
+      return setEnabledRails(domain, domain.account.id, args.rails)
     },
   }),
   advanceClockForTesting: t.field({

@@ -1,0 +1,118 @@
+import pg from 'pg'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { apiKeysChangedChannel } from '../src/accounts/ApiKeyCache'
+import { createApiKey } from '../src/accounts/createApiKey'
+import { revokeApiKey } from '../src/accounts/revokeApiKey'
+import { setEnabledRails } from '../src/accounts/setEnabledRails'
+import type { DatabaseClient } from '../src/database/createDatabaseClient'
+import { systemClock, type Database } from '../src/domain/DomainContext'
+import { startTestApplication, type TestApplication } from './support/startTestApplication'
+
+// A change to a key or its account and the NOTIFY that empties every process's key cache are one
+// transaction: the notification arrives when, and only if, the change commits.
+
+let app: TestApplication
+let prisma: DatabaseClient
+let listener: pg.Client
+const received: string[] = []
+let sentinelArrived: (() => void) | undefined
+
+beforeAll(async () => {
+  app = await startTestApplication()
+  prisma = app.application.services.database.prisma
+  listener = new pg.Client({ connectionString: app.databaseUrl })
+  await listener.connect()
+  listener.on('notification', (message) => {
+    if (message.payload === 'sentinel') sentinelArrived?.()
+    else received.push(message.payload ?? '')
+  })
+  await listener.query(`LISTEN ${apiKeysChangedChannel}`)
+})
+afterAll(async () => {
+  await listener.end()
+  await app.close()
+})
+
+/**
+ * The notifications delivered so far. A sentinel sent (and committed) from another session comes
+ * after every notification committed before it, so once it arrives nothing earlier is still on its way.
+ */
+async function notificationsSoFar(): Promise<number> {
+  const arrived = new Promise<void>((resolve) => (sentinelArrived = resolve))
+  await prisma.$executeRawUnsafe(`NOTIFY ${apiKeysChangedChannel}, 'sentinel'`)
+  await arrived
+  return received.splice(0).length
+}
+
+/** The root client whose NOTIFY statements fail: a failure between the change and its notification. */
+function clientWhoseNotifyFails(): Database {
+  return prisma.$extends({
+    query: {
+      async $executeRawUnsafe({ args, query }) {
+        if (String(args[0]).startsWith('NOTIFY')) throw new Error('injected failure of NOTIFY')
+        return query(args)
+      },
+    },
+  }) as unknown as Database
+}
+
+async function railsOf(accountId: string) {
+  return (await prisma.account.findUniqueOrThrow({ where: { id: accountId } })).enabledRails
+}
+
+describe('key and account changes notify in their own transaction', () => {
+  test('revokeApiKey: a failing NOTIFY leaves the key unrevoked; a revocation notifies once', async () => {
+    const key = await createApiKey(prisma, systemClock, { accountName: 'notify-revoke' })
+    await notificationsSoFar()
+    await expect(revokeApiKey({ db: clientWhoseNotifyFails(), clock: systemClock }, key.id)).rejects.toThrow(/injected/)
+    expect((await prisma.apiKey.findUniqueOrThrow({ where: { id: key.id } })).revokedAt).toBeNull()
+    expect(await notificationsSoFar()).toBe(0)
+
+    await revokeApiKey({ db: prisma, clock: systemClock }, key.id)
+    expect((await prisma.apiKey.findUniqueOrThrow({ where: { id: key.id } })).revokedAt).not.toBeNull()
+    expect(await notificationsSoFar()).toBe(1)
+    expect((await app.request('GET', '/v1/customers', { key: key.key })).status).toBe(401)
+  })
+
+  test('revokeApiKey of an unknown key changes nothing and notifies nobody', async () => {
+    await notificationsSoFar()
+    await expect(revokeApiKey({ db: prisma, clock: systemClock }, 'key_unknown')).rejects.toThrow(/No API key/)
+    expect(await notificationsSoFar()).toBe(0)
+  })
+
+  test('setEnabledRails: a failing NOTIFY leaves the rails unchanged; a change notifies once', async () => {
+    const key = await createApiKey(prisma, systemClock, { accountName: 'notify-rails' })
+    const before = await railsOf(key.accountId)
+    await notificationsSoFar()
+    await expect(setEnabledRails({ db: clientWhoseNotifyFails() }, key.accountId, ['usdc_pull'])).rejects.toThrow(/injected/)
+    expect(await railsOf(key.accountId)).toEqual(before)
+    expect(await notificationsSoFar()).toBe(0)
+
+    const changed = await app.graphql('mutation { setEnabledRails(rails: [usdc_pull]) { enabledRails } }', {}, key.key)
+    expect(changed.body.data.setEnabledRails.enabledRails).toEqual(['usdc_pull'])
+    expect(await notificationsSoFar()).toBe(1)
+  })
+
+  test('inside a larger transaction the NOTIFY is delivered on its commit, and never after a rollback', async () => {
+    const key = await createApiKey(prisma, systemClock, { accountName: 'notify-outer' })
+    await notificationsSoFar()
+    await expect(
+      prisma.$transaction(async (transaction) => {
+        await setEnabledRails({ db: transaction, transactional: true }, key.accountId, ['pix_auto'])
+        await revokeApiKey({ db: transaction, clock: systemClock, transactional: true }, key.id)
+        expect(await notificationsSoFar()).toBe(0)
+        throw new Error('roll back')
+      }),
+    ).rejects.toThrow('roll back')
+    expect(await notificationsSoFar()).toBe(0)
+    expect((await prisma.apiKey.findUniqueOrThrow({ where: { id: key.id } })).revokedAt).toBeNull()
+
+    await prisma.$transaction(async (transaction) => {
+      await setEnabledRails({ db: transaction, transactional: true }, key.accountId, ['pix_auto'])
+      expect(await notificationsSoFar()).toBe(0)
+    })
+    // PostgreSQL folds identical notifications of one transaction into one.
+    expect(await notificationsSoFar()).toBe(1)
+    expect(await railsOf(key.accountId)).toEqual(['pix_auto'])
+  })
+})
