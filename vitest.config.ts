@@ -12,6 +12,7 @@ export default defineConfig({
     hookTimeout: 120_000,
     // Each test file gets its own database cloned from a migrated template, so files run in parallel.
     pool: 'forks',
-    env: { LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' },
+    // A fixed secrets key for the test servers, so none generates one into the working tree.
+    env: { LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent', BILLING_SECRETS_KEY: 'dGVzdC1vbmx5LXNlY3JldHMta2V5LTMyLWJ5dGVzISE=' },
   },
 })

@@ -6,6 +6,7 @@ import { createId } from '../domain/createId'
 import { parseAmount, type Currency } from '../domain/money'
 import { validateMetadata } from '../domain/validateMetadata'
 import { Prisma, type CheckoutMode, type CheckoutSession, type Customer } from '../generated/prisma/client'
+import { requireUsdcProvider } from '../payments/usdc/requireUsdcProvider'
 import { checkoutLifetimeMilliseconds } from './checkoutRules'
 
 export interface CreateCheckoutSessionInput {
@@ -27,6 +28,7 @@ export async function createCheckoutSession(context: DomainContext, input: Creat
   return inTransaction(context, async (transaction) => {
     const customer = await resolveCustomer(transaction, input)
     const purchase = await resolvePurchase(transaction, input)
+    if (purchase.currency === 'USDC') await requireUsdcProvider(transaction, 'currency')
     const now = transaction.clock.now()
     return transaction.db.checkoutSession.create({
       data: {

@@ -12,6 +12,7 @@ import './types/Product'
 import './types/Subscription'
 import './types/Transaction'
 import './types/UsageEvent'
+import './types/UsdcProvider'
 
 builder.queryType({})
 builder.mutationType({})

@@ -7,6 +7,7 @@ import type { Currency } from '../domain/money'
 import { syncSubscriptionEntitlement } from '../entitlements/syncSubscriptionEntitlement'
 import type { Invoice, PaymentMethod, Price, Product, Subscription } from '../generated/prisma/client'
 import { issueInvoice } from '../invoices/issueInvoice'
+import { requireUsdcProvider } from '../payments/usdc/requireUsdcProvider'
 import { nextPeriodEnd } from './billingPeriods'
 import { railsByCurrency } from './paymentRails'
 
@@ -88,6 +89,7 @@ async function billedPrice(context: DomainContext, product: Product): Promise<Pr
 /** The rail asked for, if the account enabled it and it settles the price's currency; else the first enabled one that does. */
 async function chooseRail(context: DomainContext, currency: Currency, requested: PaymentMethod | null): Promise<PaymentMethod> {
   const account = await context.db.account.findUniqueOrThrow({ where: { id: context.account.id } })
+  if (currency === 'USDC') await requireUsdcProvider(context, 'paymentMethod')
   const usable = railsByCurrency[currency].filter((rail) => account.enabledRails.includes(rail))
   if (requested !== null) {
     if (!usable.includes(requested)) {

@@ -1,4 +1,4 @@
-import { createPublicClient, createTestClient, createWalletClient, http, type Address, type Hex } from 'viem'
+import { createPublicClient, createTestClient, createWalletClient, getAddress, http, type Address, type Hex } from 'viem'
 import { mnemonicToAccount } from 'viem/accounts'
 import { foundry } from 'viem/chains'
 import { HDKey } from '@scure/bip32'
@@ -59,7 +59,7 @@ export async function startTestChain(): Promise<TestChain> {
     async deployToken() {
       const hash = await wallet(0).deployContract({ abi: testUsdcAbi, bytecode: testUsdcBytecode })
       const receipt = await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 20 })
-      return receipt.contractAddress!
+      return getAddress(receipt.contractAddress!)
     },
     async mint(token, to, units) {
       await waitMined(await wallet(0).writeContract({ address: token, abi: testUsdcAbi, functionName: 'mint', args: [to, units] }))

@@ -5,7 +5,7 @@ import { builder } from '../builder'
 import { authorize } from '../GraphQLContext'
 import { PaymentMethodEnum } from './enums'
 
-const AccountSettings = builder.objectRef<{ id: string; mode: 'test' | 'live'; enabledRails: PaymentMethod[] }>('AccountSettings').implement({
+export const AccountSettings = builder.objectRef<{ id: string; mode: 'test' | 'live'; enabledRails: PaymentMethod[] }>('AccountSettings').implement({
   description: 'The caller\'s account.',
   fields: (t) => ({
     id: t.exposeString('id'),
