@@ -20,6 +20,8 @@ export interface RestRequest {
   header(name: string): string | undefined
   /** The raw body; throws payload_too_large past the limit. */
   readBody(): Promise<string>
+  /** Told the matched route's path template (`/v1/customers/{customerId}`), for metrics. */
+  reportRoute?(template: string): void
 }
 
 export interface RestResponse {
@@ -53,6 +55,7 @@ async function handle(services: Services, schema: GraphQLSchema, routes: readonl
     return match ? [{ compiled, pathValues: match.slice(1) }] : []
   })
   if (matches.length === 0) throw new DomainError('not_found', `No route ${request.method} ${path}`)
+  request.reportRoute?.(matches[0]!.compiled.route.path)
   const matched = matches.find((candidate) => candidate.compiled.route.method === request.method)
   if (!matched) {
     const allowed = [...new Set(matches.map((candidate) => candidate.compiled.route.method))].join(', ')

@@ -12,6 +12,7 @@ import { createDatabaseClient } from './database/createDatabaseClient'
 import { loadSigningSecret } from './database/loadSigningSecret'
 import { createYogaServer, type GraphQLSettings } from './graphql/createYogaServer'
 import { schema } from './graphql/schema'
+import { countQueryErrors } from './metrics/databaseMetrics'
 import { answerMalformedRequest } from './http/answerMalformedRequest'
 import { createHttpHandler } from './http/createHttpHandler'
 
@@ -24,6 +25,8 @@ export interface ApplicationOptions {
   /** Requests per API key per second; 0 for no limit. */
   rateLimitPerSecond?: number
   graphql?: GraphQLSettings
+  /** Serves GET /metrics to scrapers that send it as a bearer token; no /metrics when unset. */
+  metricsToken?: string
 }
 
 export interface Application {
@@ -40,6 +43,7 @@ export async function createApplication(options: ApplicationOptions): Promise<Ap
     ...(options.maxConnections === undefined ? {} : { maxConnections: options.maxConnections }),
     ...(options.onQuery === undefined ? {} : { onQuery: options.onQuery }),
   })
+  countQueryErrors(database.pool)
   const apiKeyCache = new ApiKeyCache(options.databaseUrl)
   await apiKeyCache.start()
   const services: Services = {
@@ -57,6 +61,7 @@ export async function createApplication(options: ApplicationOptions): Promise<Ap
     yoga: createYogaServer(services, options.graphql),
     rest: createRestHandler(services, schema, compiledRoutes),
     openApiDocument: buildOpenApiDocument(compiledRoutes, options.publicUrl),
+    metricsToken: options.metricsToken,
   })
   const server = createServer(handler)
   server.on('clientError', answerMalformedRequest)

@@ -2,6 +2,7 @@ import { readAccessFacts, type AccessFacts, type AccessFactsRequest } from './ac
 import type { DatabaseClient } from './database/createDatabaseClient'
 import { Batcher, isTransactionConflict } from './domain/Batcher'
 import type { UsageEvent } from './generated/prisma/client'
+import { observeBatches } from './metrics/batcherMetrics'
 import { recordUsageEvents, type PreparedUsageEvent } from './metering/recordUsageEvents'
 
 /**
@@ -16,7 +17,11 @@ export interface HotPathBatchers {
 
 export function createHotPathBatchers(prisma: DatabaseClient): HotPathBatchers {
   return {
-    usageEvents: new Batcher((events) => recordUsageEvents(prisma, events), { isRetryable: isTransactionConflict, maxConcurrentBatches: 4 }),
-    accessChecks: new Batcher((requests) => readAccessFacts(prisma, requests)),
+    usageEvents: new Batcher((events) => recordUsageEvents(prisma, events), {
+      isRetryable: isTransactionConflict,
+      maxConcurrentBatches: 4,
+      observer: observeBatches('usage_events'),
+    }),
+    accessChecks: new Batcher((requests) => readAccessFacts(prisma, requests), { observer: observeBatches('access_checks') }),
   }
 }

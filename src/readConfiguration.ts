@@ -17,6 +17,8 @@ export interface Configuration {
   /** Requests per API key per second, across processes; 0 for no limit. */
   rateLimitPerSecond: number
   graphql: GraphQLSettings
+  /** GET /metrics is served (to this bearer token) only when set. */
+  metricsToken: string | undefined
 }
 
 export function readConfiguration(environment: NodeJS.ProcessEnv = process.env): Configuration {
@@ -30,6 +32,7 @@ export function readConfiguration(environment: NodeJS.ProcessEnv = process.env):
     dataDirectory: environment.DATA_DIR ?? './data',
     publicUrl: (environment.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
     bootstrapKey: environment.BILLING_BOOTSTRAP_KEY || undefined,
+    metricsToken: environment.METRICS_TOKEN || undefined,
     billingIntervalSeconds: wholeNumber(environment, 'BILLING_INTERVAL_SECONDS', 10),
     rateLimitPerSecond: wholeNumber(environment, 'RATE_LIMIT_PER_SECOND', 1000),
     graphql: {

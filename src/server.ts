@@ -19,6 +19,7 @@ const application = await createApplication({
   paymentRails: configuration.paymentRails,
   rateLimitPerSecond: configuration.rateLimitPerSecond,
   graphql: configuration.graphql,
+  ...(configuration.metricsToken ? { metricsToken: configuration.metricsToken } : {}),
 })
 const { prisma } = application.services.database
 if (configuration.bootstrapKey) await ensureBootstrapKey(prisma, systemClock, configuration.bootstrapKey)

@@ -1,5 +1,6 @@
 import type { DatabaseClient } from '../database/createDatabaseClient'
 import { logError, logInfo } from '../http/log'
+import { billingRunDuration, billingRuns, billingSubscriptions } from '../metrics/billingMetrics'
 import { runBillingCycle } from './runBillingCycle'
 
 export interface BillingRunner {
@@ -12,12 +13,21 @@ export function startBillingRunner(prisma: DatabaseClient, intervalMilliseconds:
   let running: Promise<void> | undefined
   const tick = () => {
     if (running) return
+    const endTimer = billingRunDuration.startTimer()
     running = runBillingCycle(prisma)
       .then((result) => {
+        billingRuns.inc({ outcome: 'done' })
+        billingSubscriptions.inc({ result: 'renewed' }, result.renewed)
+        billingSubscriptions.inc({ result: 'past_due' }, result.pastDue)
+        billingSubscriptions.inc({ result: 'expired' }, result.expired)
         if (result.renewed + result.pastDue + result.expired > 0) logInfo('billing cycle', { ...result })
       })
-      .catch((error: unknown) => logError(error))
+      .catch((error: unknown) => {
+        billingRuns.inc({ outcome: 'failed' })
+        logError(error)
+      })
       .finally(() => {
+        endTimer()
         running = undefined
       })
   }

@@ -5,18 +5,25 @@
  * deadlock or serialization failure between concurrent transactions, which roll back whole) is run
  * again; any other failure of the whole batch is every item's failure.
  */
+export interface BatchObserver {
+  /** A batch of `size` items starts; each item waited the given seconds since it was submitted. */
+  started(size: number, waitsInSeconds: number[]): void
+  /** The batch ended (answered or failed), `seconds` after it started. */
+  finished(seconds: number): void
+}
+
 export class Batcher<Item, Result> {
-  private queue: { item: Item; resolve: (result: Result) => void; reject: (error: unknown) => void }[] = []
+  private queue: { item: Item; submittedAt: number; resolve: (result: Result) => void; reject: (error: unknown) => void }[] = []
   private running = 0
 
   constructor(
     private readonly run: (items: Item[]) => Promise<({ value: Result } | { error: unknown })[]>,
-    private readonly options: { maxBatchSize?: number; maxConcurrentBatches?: number; isRetryable?: (error: unknown) => boolean } = {},
+    private readonly options: { maxBatchSize?: number; maxConcurrentBatches?: number; isRetryable?: (error: unknown) => boolean; observer?: BatchObserver } = {},
   ) {}
 
   submit(item: Item): Promise<Result> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ item, resolve, reject })
+      this.queue.push({ item, submittedAt: performance.now(), resolve, reject })
       if (this.running < (this.options.maxConcurrentBatches ?? 2)) setImmediate(() => this.flush())
     })
   }
@@ -25,7 +32,13 @@ export class Batcher<Item, Result> {
     if (this.queue.length === 0 || this.running >= (this.options.maxConcurrentBatches ?? 2)) return
     const batch = this.queue.splice(0, this.options.maxBatchSize ?? 256)
     this.running += 1
+    const startedAt = performance.now()
+    this.options.observer?.started(
+      batch.length,
+      batch.map((pending) => (startedAt - pending.submittedAt) / 1000),
+    )
     void this.execute(batch).finally(() => {
+      this.options.observer?.finished((performance.now() - startedAt) / 1000)
       this.running -= 1
       this.flush()
     })

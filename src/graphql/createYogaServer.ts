@@ -6,6 +6,7 @@ import type { GraphQLContext } from './GraphQLContext'
 import { currentRequestId } from '../http/requestScope'
 import type { DomainError } from '../domain/DomainError'
 import { checkInputShape } from '../domain/checkInputShape'
+import { observeGraphQLOperations } from '../metrics/observeGraphQLOperations'
 import { maskError } from './maskError'
 import { defaultQueryLimits, queryLimitsRule, type QueryLimits } from './queryLimits'
 import { renderLocalGraphiQL } from './renderLocalGraphiQL'
@@ -53,7 +54,7 @@ export function createYogaServer(services: Services, settings: GraphQLSettings =
     landingPage: false,
     // Errors are logged by maskError (unexpected ones only, with the request id); client mistakes are not ours to log.
     logging: false,
-    plugins: [limitsPlugin],
+    plugins: [limitsPlugin, observeGraphQLOperations<GraphQLContext>()],
     graphiql: settings.graphiql && {
       title: 'Billing service GraphQL',
       defaultQuery: '# Add your key under Headers: {"Authorization": "Bearer bk_test_..."}\n{\n  customers(first: 10) {\n    edges { node { id name email createdAt } }\n    pageInfo { hasNextPage endCursor }\n  }\n}\n',

@@ -4,6 +4,8 @@ import { successEnvelope } from '../../rest/envelope'
 import type { Services } from '../Services'
 import { DomainError } from '../domain/DomainError'
 import type { YogaServer } from '../graphql/createYogaServer'
+import { httpRequestDuration, httpRequests, methodLabel, unmatchedRoute } from '../metrics/httpMetrics'
+import { serveMetrics } from '../metrics/serveMetrics'
 import { classifyAndLog } from './log'
 import { readGraphiQLAsset } from './readGraphiQLAsset'
 import { servePaymentPages } from './servePaymentPages'
@@ -16,6 +18,13 @@ export interface HttpRoutes {
   yoga: YogaServer
   rest: RestHandler
   openApiDocument: unknown
+  /** GET /metrics exists only when set; scrapers send it as a bearer token. */
+  metricsToken?: string | undefined
+}
+
+/** Which route served a request: a template, never the raw path (metrics stay bounded). */
+interface RouteScope {
+  route: string
 }
 
 /** The whole HTTP surface: /v1 (REST), /graphql, health probes. Every response carries X-Request-Id. */
@@ -23,8 +32,15 @@ export function createHttpHandler(routes: HttpRoutes): (request: IncomingMessage
   return (request, response) => {
     const requestId = chooseRequestId(request.headers['x-request-id'] as string | undefined)
     response.setHeader('X-Request-Id', requestId)
+    const scope: RouteScope = { route: unmatchedRoute }
+    const endTimer = httpRequestDuration.startTimer()
+    response.once('close', () => {
+      const labels = { route: scope.route, method: methodLabel(request.method ?? ''), status: String(response.statusCode) }
+      httpRequests.inc(labels)
+      endTimer(labels)
+    })
     runInRequestScope(requestId, () => {
-      dispatch(routes, request, response, requestId).catch((error: unknown) => {
+      dispatch(routes, request, response, requestId, scope).catch((error: unknown) => {
         const classified = classifyAndLog(error)
         if (response.headersSent) return response.destroy()
         send(response, errorResponse(classified))
@@ -33,10 +49,11 @@ export function createHttpHandler(routes: HttpRoutes): (request: IncomingMessage
   }
 }
 
-async function dispatch(routes: HttpRoutes, request: IncomingMessage, response: ServerResponse, requestId: string): Promise<void> {
+async function dispatch(routes: HttpRoutes, request: IncomingMessage, response: ServerResponse, requestId: string, scope: RouteScope): Promise<void> {
   const url = new URL(request.url ?? '/', 'http://localhost')
   const method = request.method ?? 'GET'
   if (url.pathname === '/graphql') {
+    scope.route = '/graphql'
     if (Number(request.headers['content-length'] ?? 0) > maxBodyBytes) {
       discardRestOfBody(request)
       return send(response, tooLarge())
@@ -47,6 +64,7 @@ async function dispatch(routes: HttpRoutes, request: IncomingMessage, response: 
   if (url.pathname.startsWith('/graphiql/') && method === 'GET') {
     const asset = await readGraphiQLAsset(url.pathname)
     if (asset) {
+      scope.route = '/graphiql/{asset}'
       response.writeHead(200, { 'Content-Type': asset.contentType, 'Content-Length': asset.body.length, 'Cache-Control': 'public, max-age=86400' })
       response.end(asset.body)
       return
@@ -55,11 +73,20 @@ async function dispatch(routes: HttpRoutes, request: IncomingMessage, response: 
   if (url.pathname.startsWith('/checkout/') || url.pathname.startsWith('/invoices/')) {
     const page = await servePaymentPages(routes.services, method, url.pathname)
     if (page) {
+      scope.route = url.pathname.startsWith('/checkout/') ? '/checkout/{page}' : '/invoices/{page}'
       response.writeHead(page.status, { ...page.headers, 'Content-Length': Buffer.byteLength(page.html) })
       response.end(page.html)
       return
     }
   }
+  if (url.pathname === '/metrics' && method === 'GET' && routes.metricsToken) {
+    scope.route = '/metrics'
+    const metrics = await serveMetrics(routes.services, routes.metricsToken, request.headers.authorization)
+    response.writeHead(200, { 'Content-Type': metrics.contentType, 'Content-Length': Buffer.byteLength(metrics.body), 'Cache-Control': 'no-store' })
+    response.end(metrics.body)
+    return
+  }
+  if (url.pathname === '/healthz' || url.pathname === '/readyz' || url.pathname === '/v1/openapi.json') scope.route = url.pathname
   if (url.pathname === '/healthz') return send(response, { status: 200, headers: {}, body: { status: 'ok' } })
   if (url.pathname === '/readyz') return send(response, await readiness(routes.services))
   if (url.pathname === '/v1/openapi.json' && method === 'GET') return send(response, { status: 200, headers: {}, body: routes.openApiDocument })
@@ -69,6 +96,9 @@ async function dispatch(routes: HttpRoutes, request: IncomingMessage, response: 
       method,
       url,
       requestId,
+      reportRoute: (template) => {
+        scope.route = template
+      },
       header: (name) => {
         const value = request.headers[name.toLowerCase()]
         return Array.isArray(value) ? value.join(', ') : value

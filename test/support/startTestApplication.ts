@@ -39,6 +39,7 @@ export interface TestApplicationOptions {
   onQuery?: (sql: string) => void
   rateLimitPerSecond?: number
   graphql?: GraphQLSettings
+  metricsToken?: string
 }
 
 export async function startTestApplication(options: TestApplicationOptions = {}): Promise<TestApplication> {
@@ -50,6 +51,7 @@ export async function startTestApplication(options: TestApplicationOptions = {})
     ...(options.onQuery ? { onQuery: options.onQuery } : {}),
     ...(options.rateLimitPerSecond ? { rateLimitPerSecond: options.rateLimitPerSecond } : {}),
     ...(options.graphql ? { graphql: options.graphql } : {}),
+    ...(options.metricsToken ? { metricsToken: options.metricsToken } : {}),
   })
   await new Promise<void>((resolve) => application.server.listen(0, '127.0.0.1', resolve))
   const baseUrl = `http://127.0.0.1:${(application.server.address() as AddressInfo).port}`
