@@ -5,12 +5,14 @@ import { requireScope } from '../src/accounts/scopes'
 import type { Services } from '../src/Services'
 import { systemClock, type Database } from '../src/domain/DomainContext'
 import { DomainError } from '../src/domain/DomainError'
+import { requireExactQuantity } from '../src/domain/money'
 import { createGraphQLContext } from '../src/graphql/createGraphQLContext'
 import { classifyAndLog } from '../src/http/log'
 import { fingerprintRequest } from '../src/idempotency/fingerprintRequest'
 import { runIdempotently, type StoredResponse } from '../src/idempotency/runIdempotently'
 import type { CompiledRoute } from './compileRoutes'
 import { buildVariables } from './buildVariables'
+import { findTopLevelNumber } from './findTopLevelNumber'
 import { errorEnvelope, successEnvelope } from './envelope'
 
 export interface RestRequest {
@@ -108,6 +110,8 @@ async function readJsonBody(request: RestRequest): Promise<Record<string, unknow
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     throw new DomainError('invalid_json', 'The body must be a JSON object')
   }
+  const quantity = findTopLevelNumber(text, 'quantity')
+  if (quantity !== undefined) requireExactQuantity(quantity)
   return parsed as Record<string, unknown>
 }
 

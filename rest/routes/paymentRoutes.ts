@@ -2,7 +2,7 @@ import type { RestRoute } from '../RestRoute'
 
 const sessionFields = `id mode status customerId productId priceId amount currency url successUrl cancelUrl metadata subscriptionId
   expiresAt paidAt createdAt`
-const transactionFields = 'id customerId checkoutId status amount currency createdAt'
+const transactionFields = 'id customerId checkoutId invoiceId status amount currency createdAt'
 
 export const paymentRoutes: RestRoute[] = [
   {

@@ -7,7 +7,7 @@ import { parseAmount, type Currency } from '../domain/money'
 import { validateMetadata } from '../domain/validateMetadata'
 import { Prisma, type CheckoutMode, type CheckoutSession, type Customer } from '../generated/prisma/client'
 import { requireUsdcProvider } from '../payments/usdc/requireUsdcProvider'
-import { checkoutLifetimeMilliseconds } from './checkoutRules'
+import { checkoutLifetimeMilliseconds, maxPixAmount } from './checkoutRules'
 
 export interface CreateCheckoutSessionInput {
   mode: CheckoutMode
@@ -29,6 +29,11 @@ export async function createCheckoutSession(context: DomainContext, input: Creat
     const customer = await resolveCustomer(transaction, input)
     const purchase = await resolvePurchase(transaction, input)
     if (purchase.currency === 'USDC') await requireUsdcProvider(transaction, 'currency')
+    if (purchase.currency === 'BRL' && purchase.amount.greaterThan(maxPixAmount)) {
+      throw new DomainError('validation_error', `BRL checkouts are paid by PIX, which carries at most ${maxPixAmount.toFixed(2)}`, {
+        param: input.mode === 'credits' ? 'amount' : 'productId',
+      })
+    }
     const now = transaction.clock.now()
     return transaction.db.checkoutSession.create({
       data: {

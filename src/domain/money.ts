@@ -32,6 +32,21 @@ export const zero = new Prisma.Decimal(0)
 
 const maxQuantity = new Prisma.Decimal('1000000000000')
 
+/** Every number of up to 15 significant digits survives the trip through a double; longer ones may not. */
+const maxQuantityDigits = 15
+
+/**
+ * A quantity as the client wrote it (the JSON number's text): refused when it has more significant
+ * digits than a double keeps, instead of recording a silently rounded value.
+ */
+export function requireExactQuantity(text: string, param = 'quantity'): void {
+  const mantissa = text.replace(/^-/, '').replace(/[eE].*$/, '')
+  const digits = mantissa.replace('.', '').replace(/^0+/, '').replace(/0+$/, '')
+  if (digits.length > maxQuantityDigits) {
+    throw new DomainError('validation_error', `quantity has more than ${maxQuantityDigits} significant digits and would be rounded`, { param })
+  }
+}
+
 /** A usage quantity: a finite JSON number above zero, at most 10^12, at most 12 decimals. */
 export function parseQuantity(quantity: number, param = 'quantity'): Decimal {
   if (typeof quantity !== 'number' || !Number.isFinite(quantity) || quantity <= 0) {

@@ -61,8 +61,9 @@ export function toConnection<T extends ListPosition>(
       hasNextPage: page.hasMore,
       hasPreviousPage: false,
       startCursor: edges[0]?.cursor ?? null,
-      // CONTRACT §4: a next cursor exists exactly when there is a next page.
-      endCursor: page.hasMore ? (edges.at(-1)?.cursor ?? null) : null,
+      // Relay: the last edge's cursor whenever there are edges. REST's `nextCursor` is null without a
+      // next page (CONTRACT §4); the REST bridge decides that from `hasNextPage`.
+      endCursor: edges.at(-1)?.cursor ?? null,
     },
   }
 }

@@ -8,6 +8,7 @@ import type { DomainError } from '../domain/DomainError'
 import { checkInputShape } from '../domain/checkInputShape'
 import { observeGraphQLOperations } from '../metrics/observeGraphQLOperations'
 import { maskError } from './maskError'
+import { introspectionLimitsRule } from './introspectionLimits'
 import { defaultQueryLimits, queryLimitsRule, type QueryLimits } from './queryLimits'
 import { renderLocalGraphiQL } from './renderLocalGraphiQL'
 import { schema } from './schema'
@@ -25,7 +26,7 @@ export const defaultGraphQLSettings: GraphQLSettings = { introspection: true, gr
 
 /** The GraphQL endpoint (with GraphiQL in a browser); the listening server is elsewhere (src/server.ts). */
 export function createYogaServer(services: Services, settings: GraphQLSettings = defaultGraphQLSettings): YogaServer {
-  const rules = [queryLimitsRule(settings.limits), ...(settings.introspection ? [] : [NoSchemaIntrospectionCustomRule])]
+  const rules = [queryLimitsRule(settings.limits), settings.introspection ? introspectionLimitsRule() : NoSchemaIntrospectionCustomRule]
   const limitsPlugin: Plugin<GraphQLContext> = {
     onParams: ({ params }) => {
       // The same door as REST (checkInputShape): variables, and NUL escapes in the query text.

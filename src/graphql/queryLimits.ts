@@ -6,6 +6,7 @@ import {
   type SelectionSetNode,
   type ValidationContext,
 } from 'graphql'
+import { isIntrospectionRoot } from './introspectionLimits'
 
 // Limits on what one GraphQL document may ask for, checked before anything runs: how deep it nests,
 // how many aliases it uses (aliases multiply work without multiplying requests), and an estimated
@@ -39,7 +40,10 @@ export function queryLimitsRule(limits: QueryLimits) {
         if (selection.kind === Kind.FIELD) {
           const first = selection.arguments?.find((argument) => argument.name.value === 'first')
           const pageSize = first ? (first.value.kind === Kind.INT ? Number(first.value.value) : unknownPageSize) : 1
-          const below = measure(selection.selectionSet, multiplier * Math.max(pageSize, 1), depth + 1, seen)
+          // Introspection has limits of its own (introspectionLimits.ts): here it is one field.
+          const below = isIntrospectionRoot(selection)
+            ? { depth: depth + 1, cost: 0, aliases: 0 }
+            : measure(selection.selectionSet, multiplier * Math.max(pageSize, 1), depth + 1, seen)
           inner = { depth: below.depth, cost: multiplier + below.cost, aliases: below.aliases + (selection.alias ? 1 : 0) }
         } else if (selection.kind === Kind.INLINE_FRAGMENT) {
           inner = measure(selection.selectionSet, multiplier, depth, seen)

@@ -13,6 +13,7 @@ export const TransactionNode = builder.prismaNode('Transaction', {
   fields: (t) => ({
     customerId: t.exposeString('customerId'),
     checkoutId: t.exposeString('checkoutId', { nullable: true, description: 'The checkout session that produced it.' }),
+    invoiceId: t.exposeString('invoiceId', { nullable: true, description: 'The invoice this payment attempt was for (extension).' }),
     status: t.expose('status', { type: TransactionStatusEnum }),
     amount: t.string({ resolve: (transaction) => formatAmount(transaction.amount, transaction.currency) }),
     currency: t.expose('currency', { type: CurrencyEnum }),
