@@ -27,7 +27,7 @@ const walk = `query Walk($first: Int) {
     customer { id name } product { id name } price { id amount product { id } }
     entitlement { id product { id } subscription { id } customer { id } }
     invoices { id subscriptionId customer { id } subscription { id }
-      transactions { id invoice { id } customer { id } checkoutSession { id } } }
+      transactions { id invoiceId invoice { id } customer { id } checkoutSession { id } } }
   } } }
   usageEvents(first: $first) { edges { node { id customerId meterId customer { id } meter { id name } } } }
   creditLedger: transactions(first: $first) { edges { node { id customer { id } checkoutSession { id customer { id } product { id } price { id } subscription { id } } } } }
@@ -74,7 +74,7 @@ describe('graph links', () => {
       const [invoice] = subscription.invoices
       expect(invoice).toMatchObject({ subscriptionId: subscription.id, customer: { id: subscription.customerId }, subscription: { id: subscription.id } })
       expect(invoice.transactions).toHaveLength(1)
-      expect(invoice.transactions[0]).toMatchObject({ invoice: { id: invoice.id }, customer: { id: subscription.customerId }, checkoutSession: null })
+      expect(invoice.transactions[0]).toMatchObject({ invoiceId: invoice.id, invoice: { id: invoice.id }, customer: { id: subscription.customerId }, checkoutSession: null })
     }
     for (const { node } of many.data.usageEvents.edges) expect(node).toMatchObject({ customer: { id: node.customerId }, meter: { id: meter.id, name: 'Link calls' } })
     const purchases = many.data.creditLedger.edges.filter((edge: { node: { checkoutSession: unknown } }) => edge.node.checkoutSession)
