@@ -10,7 +10,7 @@ import { createHotPathBatchers } from './createHotPathBatchers'
 import { applyMigrations } from './database/applyMigrations'
 import { createDatabaseClient } from './database/createDatabaseClient'
 import { loadSigningSecret } from './database/loadSigningSecret'
-import { createYogaServer, type GraphQLSettings } from './graphql/createYogaServer'
+import { createYogaServer, defaultGraphQLSettings, type GraphQLSettings } from './graphql/createYogaServer'
 import { schema } from './graphql/schema'
 import { countQueryErrors } from './metrics/databaseMetrics'
 import { answerMalformedRequest } from './http/answerMalformedRequest'
@@ -56,9 +56,11 @@ export async function createApplication(options: ApplicationOptions): Promise<Ap
     paymentRails: options.paymentRails ?? defaultPaymentRails,
   }
   const compiledRoutes = compileRoutes(schema, restRoutes)
+  const graphqlSettings = options.graphql ?? defaultGraphQLSettings
   const handler = createHttpHandler({
     services,
-    yoga: createYogaServer(services, options.graphql),
+    yoga: createYogaServer(services, graphqlSettings),
+    graphqlMaxBodyBytes: graphqlSettings.limits.maxBodyBytes,
     rest: createRestHandler(services, schema, compiledRoutes),
     openApiDocument: buildOpenApiDocument(compiledRoutes, options.publicUrl),
     metricsToken: options.metricsToken,

@@ -42,6 +42,8 @@ export function readConfiguration(environment: NodeJS.ProcessEnv = process.env):
         maxDepth: wholeNumber(environment, 'GRAPHQL_MAX_DEPTH', defaultQueryLimits.maxDepth),
         maxAliases: wholeNumber(environment, 'GRAPHQL_MAX_ALIASES', defaultQueryLimits.maxAliases),
         maxCost: wholeNumber(environment, 'GRAPHQL_MAX_COST', defaultQueryLimits.maxCost),
+        maxBodyBytes: wholeNumber(environment, 'GRAPHQL_MAX_BODY_BYTES', defaultQueryLimits.maxBodyBytes),
+        maxTokens: wholeNumber(environment, 'GRAPHQL_MAX_TOKENS', defaultQueryLimits.maxTokens),
       },
     },
     paymentRails: {

@@ -1,4 +1,4 @@
-import { GraphQLError, NoSchemaIntrospectionCustomRule } from 'graphql'
+import { GraphQLError, NoSchemaIntrospectionCustomRule, parse, type DocumentNode } from 'graphql'
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga'
 import type { Services } from '../Services'
 import { createGraphQLContext } from './createGraphQLContext'
@@ -8,10 +8,12 @@ import type { DomainError } from '../domain/DomainError'
 import { checkInputShape } from '../domain/checkInputShape'
 import { observeGraphQLOperations } from '../metrics/observeGraphQLOperations'
 import { maskError } from './maskError'
+import { checkDocumentSize, countTokens } from './checkDocumentSize'
 import { introspectionLimitsRule } from './introspectionLimits'
 import { defaultQueryLimits, queryLimitsRule, type QueryLimits } from './queryLimits'
 import { renderLocalGraphiQL } from './renderLocalGraphiQL'
 import { schema } from './schema'
+import { WeightedCache } from './WeightedCache'
 
 export type YogaServer = YogaServerInstance<Record<string, never>, GraphQLContext>
 
@@ -24,8 +26,16 @@ export interface GraphQLSettings {
 
 export const defaultGraphQLSettings: GraphQLSettings = { introspection: true, graphiql: true, limits: defaultQueryLimits }
 
+// Yoga's parse cache bounds how many documents it keeps, not their size; these bound its memory.
+// A parsed document (AST and tokens) measured at most ~500 bytes per token.
+const documentCacheBytes = 32 * 1024 * 1024
+const bytesPerToken = 500
+// Refused documents are remembered by their text, so that a repeat costs no parse.
+const errorCacheCharacters = 4 * 1024 * 1024
+
 /** The GraphQL endpoint (with GraphiQL in a browser); the listening server is elsewhere (src/server.ts). */
 export function createYogaServer(services: Services, settings: GraphQLSettings = defaultGraphQLSettings): YogaServer {
+  const documentCache = new WeightedCache<string, DocumentNode>(documentCacheBytes, (_text, document) => countTokens(document) * bytesPerToken)
   const rules = [queryLimitsRule(settings.limits), settings.introspection ? introspectionLimitsRule() : NoSchemaIntrospectionCustomRule]
   const limitsPlugin: Plugin<GraphQLContext> = {
     onParams: ({ params }) => {
@@ -38,6 +48,12 @@ export function createYogaServer(services: Services, settings: GraphQLSettings =
         const refused = error as DomainError
         throw new GraphQLError(refused.message, { extensions: { code: refused.code, param: refused.param, http: { status: 400 } } })
       }
+      // What a document may cost, before it is parsed and cached; one in the parse cache passed already.
+      if (typeof params.query === 'string' && !documentCache.has(params.query)) checkDocumentSize(params.query, settings.limits.maxTokens)
+    },
+    onParse: ({ setParseFn }) => {
+      // The same bound inside the parser, for every way a document reaches it.
+      setParseFn((source, options) => parse(source, { ...options, maxTokens: settings.limits.maxTokens }))
     },
     onValidate: ({ addValidationRule }) => {
       for (const rule of rules) addValidationRule(rule)
@@ -56,6 +72,12 @@ export function createYogaServer(services: Services, settings: GraphQLSettings =
     // Errors are logged by maskError (unexpected ones only, with the request id); client mistakes are not ours to log.
     logging: false,
     plugins: [limitsPlugin, observeGraphQLOperations<GraphQLContext>()],
+    // The HTTP surface enforces the same limit as it reads (createHttpHandler); this one guards yoga.fetch.
+    maxRequestBodySize: settings.limits.maxBodyBytes,
+    parserAndValidationCache: {
+      documentCache,
+      errorCache: new WeightedCache<string, unknown>(errorCacheCharacters, (text) => text.length),
+    },
     graphiql: settings.graphiql && {
       title: 'Billing service GraphQL',
       defaultQuery: '# Add your key under Headers: {"Authorization": "Bearer bk_test_..."}\n{\n  customers(first: 10) {\n    edges { node { id name email createdAt } }\n    pageInfo { hasNextPage endCursor }\n  }\n}\n',

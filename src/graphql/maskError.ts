@@ -16,6 +16,8 @@ export function maskError(error: unknown): GraphQLError {
     return withExtensions(graphQLError, graphQLError.message, {
       code: isErrorCode(code) ? code : 'validation_error',
       ...(graphQLError.extensions?.param === undefined ? {} : { param: graphQLError.extensions.param }),
+      // The HTTP status a refusal asks for (yoga reads it and leaves it out of the response).
+      ...(graphQLError.extensions?.http === undefined ? {} : { http: graphQLError.extensions.http }),
     })
   }
   const domainError = classifyError(original)

@@ -16,9 +16,13 @@ export interface QueryLimits {
   maxDepth: number
   maxAliases: number
   maxCost: number
+  /** Bytes of one POST /graphql body (document and variables); checked while it is read. */
+  maxBodyBytes: number
+  /** Tokens of one document, checked before it is parsed (and so before it can enter the parse cache). */
+  maxTokens: number
 }
 
-export const defaultQueryLimits: QueryLimits = { maxDepth: 12, maxAliases: 30, maxCost: 50_000 }
+export const defaultQueryLimits: QueryLimits = { maxDepth: 12, maxAliases: 30, maxCost: 50_000, maxBodyBytes: 100_000, maxTokens: 2_000 }
 
 const unknownPageSize = 100
 

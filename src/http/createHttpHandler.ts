@@ -16,6 +16,8 @@ export const maxBodyBytes = 1024 * 1024
 export interface HttpRoutes {
   services: Services
   yoga: YogaServer
+  /** A GraphQL body is a document and its variables: far smaller than a REST body may be. */
+  graphqlMaxBodyBytes: number
   rest: RestHandler
   openApiDocument: unknown
   /** GET /metrics exists only when set; scrapers send it as a bearer token. */
@@ -54,9 +56,18 @@ async function dispatch(routes: HttpRoutes, request: IncomingMessage, response: 
   const method = request.method ?? 'GET'
   if (url.pathname === '/graphql') {
     scope.route = '/graphql'
-    if (Number(request.headers['content-length'] ?? 0) > maxBodyBytes) {
-      discardRestOfBody(request)
-      return send(response, tooLarge())
+    if (method !== 'GET' && method !== 'HEAD') {
+      let body: Buffer
+      try {
+        body = await readBody(request, routes.graphqlMaxBodyBytes)
+      } catch (error) {
+        if (!(error instanceof DomainError && error.code === 'payload_too_large')) throw error
+        discardRestOfBody(request)
+        return send(response, errorResponse(error))
+      }
+      // Read here, within the limit, whatever the framing (Content-Length or chunked); yoga's Node
+      // adapter takes an already read body from `request.body` instead of reading the stream again.
+      Object.assign(request, { body })
     }
     await routes.yoga.requestListener(request, response)
     return
@@ -105,7 +116,7 @@ async function dispatch(routes: HttpRoutes, request: IncomingMessage, response: 
       },
       readBody: async () => {
         try {
-          return await readBody(request)
+          return (await readBody(request, maxBodyBytes)).toString('utf8')
         } catch (error) {
           bodyTooLarge = error instanceof DomainError && error.code === 'payload_too_large'
           throw error
@@ -116,10 +127,6 @@ async function dispatch(routes: HttpRoutes, request: IncomingMessage, response: 
     return send(response, restResponse)
   }
   send(response, errorResponse(new DomainError('not_found', `Nothing at ${url.pathname}`)))
-}
-
-function tooLarge(): RestResponse {
-  return errorResponse(new DomainError('payload_too_large', `Bodies are limited to ${maxBodyBytes} bytes`))
 }
 
 async function readiness(services: Services): Promise<RestResponse> {
@@ -148,23 +155,24 @@ function discardRestOfBody(request: IncomingMessage): void {
   request.resume()
 }
 
-function readBody(request: IncomingMessage): Promise<string> {
-  const declared = Number(request.headers['content-length'] ?? 0)
-  if (declared > maxBodyBytes) return Promise.reject(new DomainError('payload_too_large', `Bodies are limited to ${maxBodyBytes} bytes`))
+/** The whole body, refused as soon as it passes `limit`: by its Content-Length, or while it streams (chunked). */
+function readBody(request: IncomingMessage, limit: number): Promise<Buffer> {
+  const tooLarge = () => new DomainError('payload_too_large', `Bodies are limited to ${limit} bytes`)
+  if (Number(request.headers['content-length'] ?? 0) > limit) return Promise.reject(tooLarge())
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = []
     let size = 0
     request.on('data', (chunk: Buffer) => {
       size += chunk.length
-      if (size > maxBodyBytes) {
+      if (size > limit) {
         request.removeAllListeners('data')
         request.pause()
-        reject(new DomainError('payload_too_large', `Bodies are limited to ${maxBodyBytes} bytes`))
+        reject(tooLarge())
         return
       }
       chunks.push(chunk)
     })
-    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
+    request.on('end', () => resolve(Buffer.concat(chunks)))
     request.on('error', reject)
   })
 }
