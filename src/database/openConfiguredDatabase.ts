@@ -7,9 +7,19 @@ export interface ConfiguredDatabase {
   embedded: EmbeddedDatabase | undefined
 }
 
-/** DATABASE_URL, or, when it is unset, the embedded PostgreSQL in DATA_DIR, started here. */
+/**
+ * DATABASE_URL, or, when it is unset, the embedded PostgreSQL in DATA_DIR, started here. Used by the
+ * entry points (server and CLIs): an embedded database that cannot start here stops the process with
+ * one line saying why, not a stack trace.
+ */
 export async function openConfiguredDatabase(configuration: Pick<Configuration, 'databaseUrl' | 'dataDirectory'>): Promise<ConfiguredDatabase> {
   if (configuration.databaseUrl) return { url: configuration.databaseUrl, embedded: undefined }
-  const embedded = await startEmbeddedDatabase(configuration.dataDirectory)
-  return { url: embedded.url, embedded }
+  try {
+    const embedded = await startEmbeddedDatabase(configuration.dataDirectory)
+    return { url: embedded.url, embedded }
+  } catch (error) {
+    const reason = (error instanceof Error ? error.message : String(error)).split('\n')[0]!.trim()
+    process.stderr.write(`Cannot start the embedded PostgreSQL (DATA_DIR=${configuration.dataDirectory}): ${reason}\n`)
+    process.exit(1)
+  }
 }

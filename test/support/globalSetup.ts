@@ -83,6 +83,8 @@ export default async function setup(project: TestProject) {
     await dropDatabases(admin, (name) => name.startsWith(databasePrefix))
     await admin.end()
     await embedded?.stop()
+    // As root the cluster lives outside the folder (see placeDatabaseForRoot).
+    if (embedded) await rm(embedded.clusterDirectory, { recursive: true, force: true })
     if (embeddedDirectory) await rm(embeddedDirectory, { recursive: true, force: true })
   }
 }
