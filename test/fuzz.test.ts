@@ -12,7 +12,7 @@ import { fillPath, seedCatalog, type SeededCatalog } from './support/seedCatalog
 import { startTestApplication, type TestApplication } from './support/startTestApplication'
 
 // Hostile input against every route of the OpenAPI document: wrong types, huge and deep values,
-// unicode, extreme numbers, duplicated keys, broken JSON, wrong content types, garbage ids and
+// unicode (lone surrogates too), extreme numbers, duplicated keys, broken JSON, wrong content types, garbage ids and
 // cursors, bad keys. The promises: no 5xx, every answer in the documented envelope, and every
 // success shaped exactly as the OpenAPI document says.
 
@@ -43,11 +43,26 @@ interface FuzzRequest {
   body: string | undefined
 }
 
+/** Text with unpaired UTF-16 surrogates (JSON `"\udfff"`), which PostgreSQL cannot store. */
+const loneSurrogates = fc.oneof(
+  fc.constantFrom('\udfff', 'a\ud800b', '\udc00\ud800', '\ud83d', `cus_\udfff`),
+  fc.tuple(fc.string({ maxLength: 20 }), fc.integer({ min: 0xd800, max: 0xdfff }), fc.string({ maxLength: 20 })).map(([before, code, after]) => `${before}${String.fromCharCode(code)}${after}`),
+)
+
+/** encodeURIComponent, except that a lone surrogate goes out as its three generalised UTF-8 bytes (%ED%BF%BF) as an attacker would send it. */
+const encodePathText = (text: string) =>
+  [...text].map((character) => {
+    const code = character.charCodeAt(0)
+    if (character.length === 1 && code >= 0xd800 && code <= 0xdfff) return [0xe0 | (code >> 12), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f)].map((byte) => `%${byte.toString(16).toUpperCase()}`).join('')
+    return encodeURIComponent(character)
+  }).join('')
+
 const weirdStrings = fc.oneof(
   fc.string(),
   fc.string({ unit: 'binary', maxLength: 50 }),
   fc.constantFrom('', ' ', '\u0000', '💸💸', 'null', 'NaN', '-1', '1e309', '0x10', '29.900', '1.234', '../../etc/passwd', "' OR 1=1 --", '<script>alert(1)</script>', 'cus_', 'bk_test_x'),
   fc.string({ minLength: 2000, maxLength: 5000 }),
+  loneSurrogates,
 )
 const weirdNumbers = fc.oneof(fc.integer(), fc.double(), fc.constantFrom(0, -1, 1e308, -1e308, Number.MAX_SAFE_INTEGER + 2, 0.1 + 0.2, 1e-20))
 const deepValue = fc.integer({ min: 50, max: 3000 }).map((depth) => JSON.parse(`${'['.repeat(depth)}1${']'.repeat(depth)}`) as unknown)
@@ -63,7 +78,7 @@ const headerText = (text: string) =>
 function bodyFor(operation: OpenApiOperation): fc.Arbitrary<string | undefined> {
   const bodySchema = operation.requestBody?.content['application/json'].schema as { properties?: Record<string, unknown> } | undefined
   const fields = Object.keys(bodySchema?.properties ?? {})
-  const plausible = fc.dictionary(fc.oneof(fc.constantFrom(...(fields.length ? fields : ['x'])), fc.string({ maxLength: 12 })), weirdValue, { maxKeys: 8 }).map((value) => JSON.stringify(value))
+  const plausible = fc.dictionary(fc.oneof(fc.constantFrom(...(fields.length ? fields : ['x'])), fc.string({ maxLength: 12 }), loneSurrogates), weirdValue, { maxKeys: 8 }).map((value) => JSON.stringify(value))
   return fc.oneof(
     { weight: 6, arbitrary: plausible },
     { weight: 1, arbitrary: fc.jsonValue().map((value) => JSON.stringify(value)) },
@@ -75,7 +90,7 @@ function bodyFor(operation: OpenApiOperation): fc.Arbitrary<string | undefined> 
 
 function requestsFor(document: { paths: Record<string, Record<string, OpenApiOperation>> }): fc.Arbitrary<FuzzRequest> {
   const operations = Object.entries(document.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, operation]) => ({ path, method, operation })))
-  const pathValue = fc.oneof({ weight: 5, arbitrary: fc.constant('seeded') }, { weight: 1, arbitrary: weirdStrings.map((text) => encodeURIComponent(text.slice(0, 200))) })
+  const pathValue = fc.oneof({ weight: 5, arbitrary: fc.constant('seeded') }, { weight: 1, arbitrary: weirdStrings.map((text) => encodePathText(text.slice(0, 200))) })
   return fc.constantFrom(...operations).chain(({ path, method, operation }) =>
     fc.record({
       method: fc.oneof({ weight: 19, arbitrary: fc.constant(method.toUpperCase()) }, { weight: 1, arbitrary: fc.constantFrom('GET', 'POST', 'PATCH', 'DELETE', 'PUT') }),

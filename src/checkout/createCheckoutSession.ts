@@ -97,15 +97,24 @@ async function resolvePurchase(context: DomainContext, input: CreateCheckoutSess
   return { productId: product.id, priceId: price.id, amount, currency: price.currency }
 }
 
+/**
+ * A URL the payer's browser is sent to after paying (a Location header). The WHATWG parser silently
+ * drops tabs and line breaks and trims spaces and controls, so a URL is judged by what it normalises
+ * to: text that would change other than by encoding (controls, whitespace) is refused, and the
+ * normalised form, ASCII only and therefore always a valid header value, is what is stored.
+ */
 function validateUrl(text: string, param: string): string {
+  if (/[\p{Cc}\s]/u.test(text)) {
+    throw new DomainError('validation_error', `${param} may not contain spaces, line breaks or control characters`, { param })
+  }
   let url: URL
   try {
     url = new URL(text)
   } catch {
     throw new DomainError('validation_error', `${param} must be an absolute URL`, { param })
   }
-  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || text.length > 2000) {
+  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.href.length > 2000) {
     throw new DomainError('validation_error', `${param} must be an http(s) URL of at most 2000 characters`, { param })
   }
-  return text
+  return url.href
 }

@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto'
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto'
 import { formatAmount, type Currency } from '../domain/money'
 
 // Links a customer opens to pay. A checkout session's page is addressed by its id (unguessable, like
@@ -9,11 +9,21 @@ export function checkoutUrl(publicUrl: string, sessionId: string): string {
   return `${publicUrl}/checkout/${sessionId}`
 }
 
+/** How long a top-up link can be opened (on the account's clock); the session it opens has its own expiry. */
+export const topUpLinkLifetimeMilliseconds = 24 * 60 * 60 * 1000
+
 export interface TopUp {
   accountId: string
   customerId: string
   currency: Currency
   amount: string
+  /** After this, opening the link creates nothing. */
+  expiresAt: Date
+}
+
+export interface OpenedTopUp extends TopUp {
+  /** Names this one link (a hash of its signed token): opening it creates at most one checkout session, ever. */
+  linkId: string
 }
 
 function signTopUp(secret: Buffer, payload: string): string {
@@ -21,20 +31,24 @@ function signTopUp(secret: Buffer, payload: string): string {
 }
 
 export function topUpUrl(publicUrl: string, secret: Buffer, topUp: TopUp): string {
-  const payload = Buffer.from(JSON.stringify([topUp.accountId, topUp.customerId, topUp.currency, formatAmount(topUp.amount, topUp.currency)])).toString('base64url')
+  const fields = [topUp.accountId, topUp.customerId, topUp.currency, formatAmount(topUp.amount, topUp.currency), Math.floor(topUp.expiresAt.getTime() / 1000)]
+  const payload = Buffer.from(JSON.stringify(fields)).toString('base64url')
   return `${publicUrl}/checkout/top-up/${payload}.${signTopUp(secret, payload)}`
 }
 
-export function readTopUpToken(secret: Buffer, token: string): TopUp | undefined {
+export function readTopUpToken(secret: Buffer, token: string): OpenedTopUp | undefined {
   const [payload, signature, extra] = token.split('.')
   if (!payload || !signature || extra !== undefined) return undefined
   const expected = Buffer.from(signTopUp(secret, payload), 'base64url')
   const given = Buffer.from(signature, 'base64url')
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined
   try {
-    const [accountId, customerId, currency, amount] = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as string[]
-    if (!accountId || !customerId || (currency !== 'BRL' && currency !== 'USDC') || !amount) return undefined
-    return { accountId, customerId, currency, amount }
+    const [accountId, customerId, currency, amount, expiresAtSeconds] = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as unknown[]
+    if (typeof accountId !== 'string' || typeof customerId !== 'string' || (currency !== 'BRL' && currency !== 'USDC') || typeof amount !== 'string') return undefined
+    // Links signed before they carried an expiry are no longer honoured.
+    if (typeof expiresAtSeconds !== 'number' || !Number.isSafeInteger(expiresAtSeconds)) return undefined
+    const linkId = createHash('sha256').update(`${payload}.${signature}`).digest().subarray(0, 16).toString('hex')
+    return { accountId, customerId, currency, amount, expiresAt: new Date(expiresAtSeconds * 1000), linkId }
   } catch {
     return undefined
   }

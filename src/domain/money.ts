@@ -9,12 +9,19 @@ export type Decimal = Prisma.Decimal
 
 export const currencyDecimals: Record<Currency, number> = { BRL: 2, USDC: 6 }
 
-const amountPattern = /^\d{1,24}(\.\d+)?$/
+// Amounts are stored as numeric(38,6): 32 digits before the point. A unit price of at most 15 digits
+// times the largest quantity (10^12) is at most 10^27, which leaves room for sums of many of them, so
+// no accepted price can overflow a usage cost (which would fail the shared batch it is recorded in).
+const maxAmountIntegerDigits = 15
+const amountPattern = /^\d+(\.\d+)?$/
 
-/** A decimal string in major units: not negative, at most the currency's decimals (CONTRACT §5). */
+/** A decimal string in major units: not negative, below 10^15, at most the currency's decimals (CONTRACT §5). */
 export function parseAmount(text: string, currency: Currency, param: string): Decimal {
-  if (!amountPattern.test(text)) {
+  if (typeof text !== 'string' || text.length > 64 || !amountPattern.test(text)) {
     throw new DomainError('validation_error', `${param} must be a non-negative decimal string such as "29.90"`, { param })
+  }
+  if (text.split('.')[0]!.replace(/^0+(?=\d)/, '').length > maxAmountIntegerDigits) {
+    throw new DomainError('validation_error', `${param} must be below 10^${maxAmountIntegerDigits}`, { param })
   }
   const decimals = text.split('.')[1]?.length ?? 0
   if (decimals > currencyDecimals[currency]) {

@@ -5,7 +5,7 @@ import { createGraphQLContext } from './createGraphQLContext'
 import type { GraphQLContext } from './GraphQLContext'
 import { currentRequestId } from '../http/requestScope'
 import type { DomainError } from '../domain/DomainError'
-import { checkInputShape } from '../domain/checkInputShape'
+import { checkInputShape, checkText } from '../domain/checkInputShape'
 import { observeGraphQLOperations } from '../metrics/observeGraphQLOperations'
 import { maskError } from './maskError'
 import { checkDocumentSize, countTokens } from './checkDocumentSize'
@@ -44,6 +44,8 @@ export function createYogaServer(services: Services, settings: GraphQLSettings =
         checkInputShape(params.variables ?? {}, 'variables')
         const query = params.query ?? ''
         if (query.includes('\u0000') || /\\u0000|\\u\{0+\}/i.test(query)) checkInputShape('\u0000', 'query')
+        // Lone surrogates: raw ones here; escaped ones (`\udfff`) the GraphQL lexer refuses itself.
+        checkText(query, 'query')
       } catch (error) {
         const refused = error as DomainError
         throw new GraphQLError(refused.message, { extensions: { code: refused.code, param: refused.param, http: { status: 400 } } })

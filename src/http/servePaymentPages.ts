@@ -32,10 +32,11 @@ export async function servePaymentPages(services: Services, method: string, path
   const db = services.database.prisma
   const topUp = /^\/checkout\/top-up\/([^/]+)$/.exec(pathname)
   if (topUp && method === 'GET') {
-    const token = readTopUpToken(services.signingSecret, decodeURIComponent(topUp[1]!))
+    const token = readTopUpToken(services.signingSecret, decodeSegment(topUp[1]!))
     const account = token ? await db.account.findUnique({ where: { id: token.accountId } }) : null
     if (!token || !account) return notFound()
     const session = await startTopUp(contextForAccount(db, account), token)
+    if (!session) return { status: 410, headers: pageHeaders, html: '<!doctype html><title>Link expired</title><p>This payment link has expired.</p>' }
     return redirect(`/checkout/${session.id}`)
   }
 
@@ -51,7 +52,8 @@ export async function servePaymentPages(services: Services, method: string, path
     try {
       if (kind === 'checkout') {
         const paid = await payCheckoutSession(context, id)
-        return redirect(paid.successUrl ?? `/checkout/${id}`)
+        // Paid and committed: whatever successUrl holds, the answer is a redirect, never an error.
+        return redirect(safeLocation(paid.successUrl) ?? `/checkout/${id}`)
       }
       await settleInvoicePayment(context, id, 'succeeded')
       return redirect(`/invoices/${id}`)
@@ -96,6 +98,26 @@ function invoicePayable(view: { invoice: Invoice; account: Account } | null): { 
       testMode: account.mode === 'test',
       payAction: `/invoices/${invoice.id}/pay`,
     },
+  }
+}
+
+/** A path segment as text; malformed percent-encoding names nothing here (the 404 page). */
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment)
+  } catch {
+    return ''
+  }
+}
+
+/** The URL if it is a normalised http(s) URL, always a valid Location header (sessions stored before URLs were normalised may hold anything). */
+function safeLocation(url: string | null): string | undefined {
+  if (url === null) return undefined
+  try {
+    const parsed = new URL(url)
+    return (parsed.protocol === 'https:' || parsed.protocol === 'http:') && parsed.href === url && /^[\x21-\x7e]+$/.test(url) ? url : undefined
+  } catch {
+    return undefined
   }
 }
 

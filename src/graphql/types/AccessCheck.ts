@@ -1,5 +1,6 @@
 import { checkAccess, type AccessDecision } from '../../access/checkAccess'
-import { topUpUrl } from '../../checkout/paymentLinks'
+import { topUpLinkLifetimeMilliseconds, topUpUrl } from '../../checkout/paymentLinks'
+import { accountClock } from '../../domain/DomainContext'
 import { formatAmount } from '../../domain/money'
 import { builder } from '../builder'
 import { authorize, type GraphQLContext } from '../GraphQLContext'
@@ -17,6 +18,7 @@ function paymentUrlFor(result: AccessResult, context: GraphQLContext): string | 
     customerId: result.shortfall.customerId,
     currency: result.shortfall.currency,
     amount: formatAmount(result.shortfall.amount, result.shortfall.currency),
+    expiresAt: new Date((context.caller ? accountClock(context.caller.account) : context.clock).now().getTime() + topUpLinkLifetimeMilliseconds),
   })
 }
 
