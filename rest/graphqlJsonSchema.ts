@@ -5,6 +5,7 @@ import {
   GraphQLNonNull,
   GraphQLObjectType,
   GraphQLScalarType,
+  GraphQLUnionType,
   Kind,
   getNamedType,
   type GraphQLInputType,
@@ -71,6 +72,16 @@ function outputSchemaOf(type: GraphQLOutputType, selection: SelectionSetNode | u
   if (type instanceof GraphQLNonNull) return outputSchemaOf(type.ofType, selection)
   if (type instanceof GraphQLList) return { type: 'array', items: outputSchema(type.ofType, selection) }
   if (type instanceof GraphQLEnumType) return { type: 'string', enum: type.getValues().map((value) => value.name) }
+  if (type instanceof GraphQLUnionType && selection) {
+    // A union is selected member by member (`... on Member { … }`): the value is one of them.
+    return {
+      anyOf: selection.selections.map((node) => {
+        const member = node.kind === Kind.INLINE_FRAGMENT ? type.getTypes().find((candidate) => candidate.name === node.typeCondition?.name.value) : undefined
+        if (!member || node.kind !== Kind.INLINE_FRAGMENT) throw new Error(`REST selects the members of ${type.name} with inline fragments on its member types`)
+        return outputSchemaOf(member, node.selectionSet)
+      }),
+    }
+  }
   if (type instanceof GraphQLObjectType && selection) {
     const fields = type.getFields()
     const properties: Record<string, JsonSchema> = {}

@@ -1,7 +1,8 @@
 import type { RestRoute } from '../RestRoute'
+import { paymentFields } from './paymentFields'
 
 const sessionFields = `id mode status customerId productId priceId amount currency url successUrl cancelUrl metadata subscriptionId
-  expiresAt paidAt createdAt`
+  expiresAt paidAt createdAt ${paymentFields}`
 const transactionFields = 'id customerId checkoutId invoiceId status amount currency createdAt'
 
 export const paymentRoutes: RestRoute[] = [

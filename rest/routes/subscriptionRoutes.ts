@@ -1,9 +1,10 @@
 import type { RestRoute } from '../RestRoute'
+import { paymentFields } from './paymentFields'
 
 const subscriptionFields = 'id status customerId productId priceId paymentMethod currentPeriodStart currentPeriodEnd createdAt'
 const invoiceListFields = 'id customerId subscriptionId status amountDue currency dueDate createdAt'
 const invoiceFields = `${invoiceListFields} total amountPaid periodStart periodEnd paidAt paymentUrl
-  lines { description priceId meterId quantity unitAmount amount }`
+  lines { description priceId meterId quantity unitAmount amount } ${paymentFields}`
 
 export const subscriptionRoutes: RestRoute[] = [
   {

@@ -6,6 +6,7 @@ import { createId } from '../domain/createId'
 import { parseAmount, type Currency } from '../domain/money'
 import { validateMetadata } from '../domain/validateMetadata'
 import { Prisma, type CheckoutMode, type CheckoutSession, type Customer } from '../generated/prisma/client'
+import { allocateDepositAddress } from '../payments/usdc/allocateDepositAddress'
 import { requireUsdcProvider } from '../payments/usdc/requireUsdcProvider'
 import { checkoutLifetimeMilliseconds, maxPixAmount } from './checkoutRules'
 
@@ -28,14 +29,14 @@ export async function createCheckoutSession(context: DomainContext, input: Creat
   return inTransaction(context, async (transaction) => {
     const customer = await resolveCustomer(transaction, input)
     const purchase = await resolvePurchase(transaction, input)
-    if (purchase.currency === 'USDC') await requireUsdcProvider(transaction, 'currency')
+    const usdcProvider = purchase.currency === 'USDC' ? await requireUsdcProvider(transaction, 'currency') : null
     if (purchase.currency === 'BRL' && purchase.amount.greaterThan(maxPixAmount)) {
       throw new DomainError('validation_error', `BRL checkouts are paid by PIX, which carries at most ${maxPixAmount.toFixed(2)}`, {
         param: input.mode === 'credits' ? 'amount' : 'productId',
       })
     }
     const now = transaction.clock.now()
-    return transaction.db.checkoutSession.create({
+    const session = await transaction.db.checkoutSession.create({
       data: {
         id: createId('CheckoutSession'),
         accountId: transaction.account.id,
@@ -53,6 +54,8 @@ export async function createCheckoutSession(context: DomainContext, input: Creat
         createdAt: now,
       },
     })
+    if (usdcProvider) await allocateDepositAddress(transaction.db, transaction.account.id, { checkoutSessionId: session.id })
+    return session
   })
 }
 

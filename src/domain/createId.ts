@@ -19,6 +19,9 @@ export const idPrefixes = {
   Subscription: 'sub',
   Invoice: 'in',
   InvoiceLine: 'il',
+  UsdcDepositAddress: 'usdcaddr',
+  UsdcTransfer: 'usdctr',
+  UsdcSend: 'usdcsend',
 } as const
 
 export type IdentifiedType = keyof typeof idPrefixes

@@ -2,6 +2,8 @@ import QRCode from 'qrcode'
 import { buildPixPayload } from '../checkout/buildPixPayload'
 import type { Currency } from '../domain/money'
 import type { PaymentRails } from '../Services'
+import { buildUsdcPaymentLink, chainName } from '../payments/usdc/buildUsdcPaymentLink'
+import type { UsdcInstructions } from '../payments/usdc/readUsdcPaymentInstructions'
 import { escapeHtml } from './escapeHtml'
 
 // The hosted payment page, for a checkout session or an invoice: what is bought, how much, and how to
@@ -19,6 +21,14 @@ export interface Payable {
   testMode: boolean
   /** Where the sandbox button posts. */
   payAction: string
+  /** USDC through the account's provider (CONTRACT §9.2): replaces the sandbox address. */
+  usdc?: UsdcPageInstructions | undefined
+}
+
+export interface UsdcPageInstructions {
+  instructions: UsdcInstructions
+  /** usdc_pull: the signer the payer approves for later periods. */
+  approveSpender?: string | null
 }
 
 const stateText: Record<Payable['state'], string> = {
@@ -47,6 +57,8 @@ export async function renderPaymentPage(payable: Payable, rails: PaymentRails, n
         <div class="qr" aria-label="PIX QR code">${qr}</div>
         <label for="pix">PIX copia e cola</label>
         <textarea id="pix" readonly rows="4" data-testid="pix-payload">${escapeHtml(payload)}</textarea>`
+    } else if (payable.usdc) {
+      instructions = await renderUsdcInstructions(payable.usdc)
     } else {
       instructions = `<h2>Pay with USDC</h2>
         <p>Send exactly <strong data-testid="usdc-amount">${escapeHtml(payable.amount)} USDC</strong> on ${escapeHtml(rails.usdcNetwork)} to</p>
@@ -80,4 +92,30 @@ export async function renderPaymentPage(payable: Payable, rails: PaymentRails, n
   ${notice ? `<p role="alert">${escapeHtml(notice)}</p>` : ''}
   ${instructions}
 </body></html>`
+}
+
+async function renderUsdcInstructions({ instructions, approveSpender }: UsdcPageInstructions): Promise<string> {
+  const network = escapeHtml(chainName(instructions.chainId))
+  if (instructions.rail === 'usdc_pull') {
+    return `<h2>Paid from your wallet</h2>
+      <p>This invoice is collected from <code data-testid="usdc-payer">${escapeHtml(instructions.payer)}</code> on ${network}
+      (token <code>${escapeHtml(instructions.token)}</code>); keep enough USDC there and the allowance in place.</p>`
+  }
+  const link = buildUsdcPaymentLink(instructions.token, instructions.chainId, instructions.address, instructions.amount)
+  const qr = await QRCode.toString(link, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 })
+  const approve = approveSpender
+    ? `<h3>For the next periods</h3>
+      <p>Later invoices are collected from the wallet that pays this one. Approve
+      <code data-testid="usdc-spender">${escapeHtml(approveSpender)}</code> to spend USDC
+      (token <code>${escapeHtml(instructions.token)}</code>) from it: <code>approve(spender, amount)</code>.</p>`
+    : ''
+  return `<h2>Pay with USDC</h2>
+    <p>Send exactly <strong data-testid="usdc-amount">${escapeHtml(instructions.amount)} USDC</strong> on
+    <span data-testid="usdc-network">${network}</span> to this address (it is for this payment only):</p>
+    <p><code data-testid="usdc-address">${escapeHtml(instructions.address)}</code></p>
+    <p class="muted">Token contract: <code data-testid="usdc-token">${escapeHtml(instructions.token)}</code>.
+    Received so far (confirmed): <span data-testid="usdc-received">${escapeHtml(instructions.amountReceived)}</span> USDC.</p>
+    <div class="qr" aria-label="USDC payment QR code">${qr}</div>
+    <p><a href="${escapeHtml(link)}" data-testid="usdc-link">Open in a wallet</a></p>
+    ${approve}`
 }

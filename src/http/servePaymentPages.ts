@@ -10,6 +10,7 @@ import { formatAmount } from '../domain/money'
 import type { Account, Invoice } from '../generated/prisma/client'
 import { findInvoiceForPayer } from '../invoices/findInvoiceForPayer'
 import { settleInvoicePayment } from '../invoices/settleInvoicePayment'
+import { readUsdcPageInstructions } from '../payments/usdc/readUsdcPageInstructions'
 import { renderPaymentPage, type Payable } from './renderPaymentPage'
 
 export interface PageResponse {
@@ -43,7 +44,11 @@ export async function servePaymentPages(services: Services, method: string, path
   const page = /^\/(checkout|invoices)\/([A-Za-z0-9_]+)(\/pay)?$/.exec(pathname)
   if (!page) return undefined
   const [, kind, id, pay] = page as unknown as [string, 'checkout' | 'invoices', string, string | undefined]
-  const load = async () => (kind === 'checkout' ? checkoutPayable(await findCheckoutSessionForPayer(db, id)) : invoicePayable(await findInvoiceForPayer(db, id)))
+  const load = async () => {
+    const found = kind === 'checkout' ? checkoutPayable(await findCheckoutSessionForPayer(db, id)) : invoicePayable(await findInvoiceForPayer(db, id))
+    if (found && found.payable.currency === 'USDC') found.payable.usdc = await readUsdcPageInstructions(db, kind, id)
+    return found
+  }
   const found = await load()
   if (!found) return notFound()
   if (!pay && method === 'GET') return { status: 200, headers: pageHeaders, html: await renderPaymentPage(found.payable, services.paymentRails) }

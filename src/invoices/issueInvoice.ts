@@ -2,6 +2,7 @@ import type { Database } from '../domain/DomainContext'
 import { createId } from '../domain/createId'
 import type { Currency } from '../domain/money'
 import { Prisma, type Invoice, type PaymentMethod, type Price, type Product, type Subscription } from '../generated/prisma/client'
+import { allocateDepositAddress } from '../payments/usdc/allocateDepositAddress'
 import { isAutomaticRail, invoiceDueDays } from '../subscriptions/paymentRails'
 
 export interface InvoiceRequest {
@@ -50,7 +51,10 @@ export async function issueInvoice(db: Database, request: InvoiceRequest): Promi
   }
   if (request.usagePeriod) lines.push(...(await usageLines(db, subscription, currency, request.usagePeriod)))
   const total = lines.reduce((sum, line) => sum.plus(line.amount), new Prisma.Decimal(0))
-  const chargeNow = total.isZero() || (request.collection === 'automatic' && isAutomaticRail(subscription.paymentMethod))
+  // usdc_pull with a provider is charged by a pull the watcher sends (it leaves the invoice open until
+  // the chain confirms it); without one (test accounts only) the sandbox charges it at once.
+  const usdcProvider = currency === 'USDC' ? await db.usdcProvider.findUnique({ where: { accountId: subscription.accountId } }) : null
+  const chargeNow = total.isZero() || (request.collection === 'automatic' && isAutomaticRail(subscription.paymentMethod) && !usdcProvider)
   const invoiceId = createId('Invoice')
   const inserted = await db.invoice.createMany({
     data: {
@@ -76,6 +80,8 @@ export async function issueInvoice(db: Database, request: InvoiceRequest): Promi
     return { invoice: await db.invoice.findUniqueOrThrow({ where: { subscriptionId_periodStart: { subscriptionId: subscription.id, periodStart: period.start } } }), created: false }
   }
   await db.invoiceLine.createMany({ data: lines.map((line, position) => ({ id: createId('InvoiceLine'), invoiceId, position, ...line })) })
+  const pulled = request.collection === 'automatic' && subscription.paymentMethod === 'usdc_pull'
+  if (usdcProvider && !chargeNow && !pulled) await allocateDepositAddress(db, subscription.accountId, { invoiceId })
   if (chargeNow && !total.isZero()) {
     await db.transaction.create({
       data: { id: createId('Transaction'), accountId: subscription.accountId, customerId: subscription.customerId, invoiceId, status: 'succeeded', amount: total, currency, createdAt: now },

@@ -8,6 +8,7 @@ import { formatAmount } from '../../domain/money'
 import { requireTestAccount } from '../../domain/requireTestAccount'
 import { builder } from '../builder'
 import { authorize } from '../GraphQLContext'
+import { loadCheckoutPayment, PaymentInstructions } from './PaymentInstructions'
 import { CheckoutModeEnum, CheckoutStatusEnum, CurrencyEnum } from './enums'
 
 export const CheckoutSessionNode = builder.prismaNode('CheckoutSession', {
@@ -33,6 +34,12 @@ export const CheckoutSessionNode = builder.prismaNode('CheckoutSession', {
     expiresAt: t.expose('expiresAt', { type: 'DateTime' }),
     paidAt: t.expose('paidAt', { type: 'DateTime', nullable: true }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    payment: t.field({
+      type: PaymentInstructions,
+      nullable: true,
+      description: 'How to pay it (CONTRACT §9); null until instructions exist.',
+      resolve: (session, _args, context) => loadCheckoutPayment(session, context),
+    }),
   }),
 })
 

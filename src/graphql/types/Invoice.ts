@@ -9,6 +9,7 @@ import { resolveConnection } from '../connections'
 import { forwardConnectionArgs } from '../forwardConnectionArgs'
 import { authorize } from '../GraphQLContext'
 import { requestLoader } from '../requestLoader'
+import { loadInvoicePayment, PaymentInstructions } from './PaymentInstructions'
 import { CurrencyEnum, InvoiceStatusEnum, PaymentMethodEnum } from './enums'
 
 export const invoicePageSize = { defaultSize: 100, maxSize: 1000, minSize: 1 }
@@ -46,6 +47,12 @@ export const InvoiceNode = builder.prismaNode('Invoice', {
       nullable: true,
       description: 'The hosted page where an open invoice is paid.',
       resolve: (invoice, _args, context) => (invoice.status === 'open' ? `${context.services.publicUrl}/invoices/${invoice.id}` : null),
+    }),
+    payment: t.field({
+      type: PaymentInstructions,
+      nullable: true,
+      description: 'How to pay it (CONTRACT §9); null until instructions exist.',
+      resolve: (invoice, _args, context) => loadInvoicePayment(invoice, context),
     }),
     lines: t.field({
       type: [InvoiceLineType],

@@ -1,0 +1,5 @@
+/** The `payment` of checkout sessions and invoices (CONTRACT §9): each rail's members of the union. */
+export const paymentFields = `payment {
+  ... on UsdcPaymentInstructions { rail chainId token address amount amountReceived }
+  ... on UsdcPullPaymentInstructions { rail chainId token payer amountReceived }
+}`
