@@ -5,6 +5,7 @@ import { openConfiguredDatabase } from './database/openConfiguredDatabase'
 import { systemClock } from './domain/DomainContext'
 import { logError, logInfo } from './http/log'
 import { removeExpiredIdempotencyRecords } from './idempotency/removeExpiredIdempotencyRecords'
+import { startUsdcWatchers } from './payments/usdc/startUsdcWatchers'
 import { readConfiguration } from './readConfiguration'
 import { removeOldRateLimitWindows } from './accounts/RateLimiter'
 
@@ -37,6 +38,9 @@ const cleanup = setInterval(() => {
 }, 60 * 1000)
 cleanup.unref()
 
+// Chain watchers: one loop per configured chain and token (USDC providers, CONTRACT §9.2).
+const usdcWatchers = startUsdcWatchers(prisma)
+
 const billingRunner = configuration.billingIntervalSeconds > 0 ? startBillingRunner(prisma, configuration.billingIntervalSeconds * 1000) : undefined
 
 application.server.listen(configuration.port, configuration.host, () => {
@@ -50,7 +54,7 @@ async function shutdown(signal: string): Promise<void> {
   logInfo('shutting down', { signal })
   clearInterval(cleanup)
   // Stop accepting, let in-flight requests and the billing step in progress finish, then release the database.
-  await Promise.all([new Promise<void>((resolve) => application.server.close(() => resolve())), billingRunner?.stop()])
+  await Promise.all([new Promise<void>((resolve) => application.server.close(() => resolve())), billingRunner?.stop(), usdcWatchers.stop()])
   await application.close()
   await embedded?.stop()
   process.exit(0)
