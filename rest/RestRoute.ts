@@ -26,5 +26,5 @@ export interface RestRoute {
   body?: string
   /** Query parameters that are other names for a variable (`before` for `cursor`). */
   queryAliases?: Record<string, string>
-  successStatus?: 200 | 201
+  successStatus?: 200 | 201 | 202
 }

@@ -16,6 +16,8 @@ export interface Configuration {
   billingIntervalSeconds: number
   /** Requests per API key per second, across processes; 0 for no limit. */
   rateLimitPerSecond: number
+  /** How often background PIX work runs (reconciliation is further paced per account); 0 turns it off in this process. */
+  pixIntervalSeconds: number
   graphql: GraphQLSettings
   /** GET /metrics is served (to this bearer token) only when set. */
   metricsToken: string | undefined
@@ -35,6 +37,7 @@ export function readConfiguration(environment: NodeJS.ProcessEnv = process.env):
     metricsToken: environment.METRICS_TOKEN || undefined,
     billingIntervalSeconds: wholeNumber(environment, 'BILLING_INTERVAL_SECONDS', 10),
     rateLimitPerSecond: wholeNumber(environment, 'RATE_LIMIT_PER_SECOND', 1000),
+    pixIntervalSeconds: wholeNumber(environment, 'PIX_INTERVAL_SECONDS', 5),
     graphql: {
       introspection: environment.GRAPHQL_INTROSPECTION !== 'false',
       graphiql: environment.GRAPHIQL !== 'false',

@@ -5,6 +5,7 @@ import { openConfiguredDatabase } from './database/openConfiguredDatabase'
 import { systemClock } from './domain/DomainContext'
 import { logError, logInfo } from './http/log'
 import { removeExpiredIdempotencyRecords } from './idempotency/removeExpiredIdempotencyRecords'
+import { startPixWorker } from './payments/pix/startPixWorker'
 import { startUsdcWatchers } from './payments/usdc/startUsdcWatchers'
 import { readConfiguration } from './readConfiguration'
 import { removeOldRateLimitWindows } from './accounts/RateLimiter'
@@ -42,6 +43,7 @@ cleanup.unref()
 const usdcWatchers = startUsdcWatchers(prisma)
 
 const billingRunner = configuration.billingIntervalSeconds > 0 ? startBillingRunner(prisma, configuration.billingIntervalSeconds * 1000) : undefined
+const pixWorker = configuration.pixIntervalSeconds > 0 ? startPixWorker(prisma, configuration.pixIntervalSeconds * 1000) : undefined
 
 application.server.listen(configuration.port, configuration.host, () => {
   logInfo('listening', { url: `http://${configuration.host}:${configuration.port}`, graphql: '/graphql', rest: '/v1' })
@@ -54,7 +56,7 @@ async function shutdown(signal: string): Promise<void> {
   logInfo('shutting down', { signal })
   clearInterval(cleanup)
   // Stop accepting, let in-flight requests and the billing step in progress finish, then release the database.
-  await Promise.all([new Promise<void>((resolve) => application.server.close(() => resolve())), billingRunner?.stop(), usdcWatchers.stop()])
+  await Promise.all([new Promise<void>((resolve) => application.server.close(() => resolve())), billingRunner?.stop(), usdcWatchers.stop(), pixWorker?.stop()])
   await application.close()
   await embedded?.stop()
   process.exit(0)

@@ -15,7 +15,10 @@ afterAll(async () => {
   await app.close()
 })
 
-const send = (route: (typeof restRoutes)[number], key: string, body: unknown = {}) =>
+// A refund that passes the scope check would really refund the seeded purchase: probes ask for an invalid amount.
+const probeBodies: Record<string, unknown> = { 'POST /v1/transactions/{transactionId}/refund': { amount: '-1' } }
+
+const send = (route: (typeof restRoutes)[number], key: string, body: unknown = probeBodies[`${route.method} ${route.path}`] ?? {}) =>
   app.request(route.method, fillPath(route.path, ids), { key, ...(route.method === 'GET' ? {} : { body, idempotencyKey: randomUUID() }) })
 
 describe('scopes: no scope implies another', () => {

@@ -3,7 +3,7 @@ import { paymentFields } from './paymentFields'
 
 const sessionFields = `id mode status customerId productId priceId amount currency url successUrl cancelUrl metadata subscriptionId
   expiresAt paidAt createdAt ${paymentFields}`
-const transactionFields = 'id customerId checkoutId invoiceId status amount currency createdAt'
+const transactionFields = 'id customerId checkoutId invoiceId status amount amountRefunded currency createdAt'
 
 export const paymentRoutes: RestRoute[] = [
   {
@@ -60,6 +60,16 @@ export const paymentRoutes: RestRoute[] = [
     operation: `query ListTransactions($limit: Int, $cursor: String) {
       transactions(first: $limit, after: $cursor) { edges { node { ${transactionFields} } } pageInfo { hasNextPage endCursor } }
     }`,
+  },
+  {
+    method: 'POST',
+    path: '/v1/transactions/{transactionId}/refund',
+    summary: 'Refund a succeeded transaction through its provider (extension); amountRefunded counts it once the provider confirms',
+    scopes: ['write'],
+    idempotency: 'required',
+    body: 'input',
+    successStatus: 202,
+    operation: `mutation RefundTransaction($transactionId: ID!, $input: RefundTransactionInput) { refundTransaction(id: $transactionId, input: $input) { ${transactionFields} } }`,
   },
   {
     method: 'GET',

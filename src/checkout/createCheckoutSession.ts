@@ -7,6 +7,8 @@ import { parseAmount, type Currency } from '../domain/money'
 import { validateMetadata } from '../domain/validateMetadata'
 import { Prisma, type CheckoutMode, type CheckoutSession, type Customer } from '../generated/prisma/client'
 import { allocateDepositAddress } from '../payments/usdc/allocateDepositAddress'
+import { createPixCharge } from '../payments/pix/createPixCharge'
+import { requirePixProvider } from '../payments/pix/requirePixProvider'
 import { requireUsdcProvider } from '../payments/usdc/requireUsdcProvider'
 import { checkoutLifetimeMilliseconds, maxPixAmount } from './checkoutRules'
 
@@ -35,6 +37,7 @@ export async function createCheckoutSession(context: DomainContext, input: Creat
         param: input.mode === 'credits' ? 'amount' : 'productId',
       })
     }
+    const pixProvider = purchase.currency === 'BRL' ? await requirePixProvider(transaction, 'currency') : null
     const now = transaction.clock.now()
     const session = await transaction.db.checkoutSession.create({
       data: {
@@ -55,6 +58,15 @@ export async function createCheckoutSession(context: DomainContext, input: Creat
       },
     })
     if (usdcProvider) await allocateDepositAddress(transaction.db, transaction.account.id, { checkoutSessionId: session.id })
+    // A zero-amount session has nothing to collect; any other BRL session gets its charge before it commits.
+    if (pixProvider && !session.amount.isZero()) {
+      await createPixCharge(transaction, pixProvider, {
+        checkoutSessionId: session.id,
+        amount: session.amount,
+        expiresAt: session.expiresAt,
+        description: `Checkout ${session.id}`,
+      })
+    }
     return session
   })
 }

@@ -13,12 +13,14 @@ import { getCheckoutSession } from './getCheckoutSession'
  * (one_time products), or an active subscription whose first invoice that transaction paid (mode
  * subscription).
  */
-export async function payCheckoutSession(context: DomainContext, sessionId: string): Promise<CheckoutSession> {
+export async function payCheckoutSession(context: DomainContext, sessionId: string, options: { confirmedByProvider?: boolean } = {}): Promise<CheckoutSession> {
   return inTransaction(context, async (transaction) => {
     const { db, account, clock } = transaction
     const now = clock.now()
+    // Money the provider confirmed was paid while the charge was payable; it may be seen only after
+    // the session's expiry (a missed callback found by reconciliation), and it settles all the same.
     const settled = await db.checkoutSession.updateMany({
-      where: { id: sessionId, accountId: account.id, status: 'open', expiresAt: { gt: now } },
+      where: { id: sessionId, accountId: account.id, status: 'open', ...(options.confirmedByProvider ? {} : { expiresAt: { gt: now } }) },
       data: { status: 'paid', paidAt: now },
     })
     const session = await getCheckoutSession(transaction, sessionId)

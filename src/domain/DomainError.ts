@@ -28,6 +28,7 @@ export const errorStatuses = {
   rail_not_available: 422,
   rate_limited: 429,
   internal_error: 500,
+  provider_error: 502,
   unavailable: 503,
 } as const
 

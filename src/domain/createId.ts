@@ -22,6 +22,7 @@ export const idPrefixes = {
   UsdcDepositAddress: 'usdcaddr',
   UsdcTransfer: 'usdctr',
   UsdcSend: 'usdcsend',
+  Refund: 're',
 } as const
 
 export type IdentifiedType = keyof typeof idPrefixes

@@ -6,6 +6,7 @@ import { DomainError } from '../domain/DomainError'
 import type { YogaServer } from '../graphql/createYogaServer'
 import { httpRequestDuration, httpRequests, methodLabel, unmatchedRoute } from '../metrics/httpMetrics'
 import { serveMetrics } from '../metrics/serveMetrics'
+import { receivePixCallback } from '../payments/pix/receivePixCallback'
 import { classifyAndLog } from './log'
 import { readGraphiQLAsset } from './readGraphiQLAsset'
 import { servePaymentPages } from './servePaymentPages'
@@ -98,6 +99,24 @@ async function dispatch(routes: HttpRoutes, request: IncomingMessage, response: 
     return
   }
   if (url.pathname === '/healthz' || url.pathname === '/readyz' || url.pathname === '/v1/openapi.json') scope.route = url.pathname
+  const pixCallback = /^\/webhooks\/pix\/([A-Za-z0-9_-]{1,200})\/pix$/.exec(url.pathname)
+  if (pixCallback && method === 'POST') {
+    scope.route = '/webhooks/pix/{token}/pix'
+    // The PSP's callback: answered 200 once every Pix in it was confirmed with the PSP and recorded;
+    // an error answer (e.g. 503 while the PSP's own API is down) makes the PSP retry it.
+    const text = await readBody(request).catch((error: unknown) => {
+      discardRestOfBody(request)
+      throw error
+    })
+    let body: unknown
+    try {
+      body = JSON.parse(text)
+    } catch {
+      throw new DomainError('invalid_json', 'The body is not valid JSON')
+    }
+    await receivePixCallback(routes.services.database.prisma, pixCallback[1]!, body)
+    return send(response, { status: 200, headers: {}, body: { received: true } })
+  }
   if (url.pathname === '/healthz') return send(response, { status: 200, headers: {}, body: { status: 'ok' } })
   if (url.pathname === '/readyz') return send(response, await readiness(routes.services))
   if (url.pathname === '/v1/openapi.json' && method === 'GET') return send(response, { status: 200, headers: {}, body: routes.openApiDocument })

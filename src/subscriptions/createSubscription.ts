@@ -7,6 +7,7 @@ import type { Currency } from '../domain/money'
 import { syncSubscriptionEntitlement } from '../entitlements/syncSubscriptionEntitlement'
 import type { Invoice, PaymentMethod, Price, Product, Subscription } from '../generated/prisma/client'
 import { issueInvoice } from '../invoices/issueInvoice'
+import { requirePixProvider } from '../payments/pix/requirePixProvider'
 import { requireUsdcProvider } from '../payments/usdc/requireUsdcProvider'
 import { nextPeriodEnd } from './billingPeriods'
 import { railsByCurrency } from './paymentRails'
@@ -90,6 +91,7 @@ async function billedPrice(context: DomainContext, product: Product): Promise<Pr
 async function chooseRail(context: DomainContext, currency: Currency, requested: PaymentMethod | null): Promise<PaymentMethod> {
   const account = await context.db.account.findUniqueOrThrow({ where: { id: context.account.id } })
   if (currency === 'USDC') await requireUsdcProvider(context, 'paymentMethod')
+  if (currency === 'BRL') await requirePixProvider(context, 'paymentMethod')
   const usable = railsByCurrency[currency].filter((rail) => account.enabledRails.includes(rail))
   if (requested !== null) {
     if (!usable.includes(requested)) {

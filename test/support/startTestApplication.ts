@@ -40,6 +40,8 @@ export interface TestApplicationOptions {
   rateLimitPerSecond?: number
   graphql?: GraphQLSettings
   metricsToken?: string
+  /** Hand out URLs on the test server itself (so a PSP simulator's callbacks reach it). */
+  publicUrlIsBaseUrl?: boolean
 }
 
 export async function startTestApplication(options: TestApplicationOptions = {}): Promise<TestApplication> {
@@ -55,6 +57,7 @@ export async function startTestApplication(options: TestApplicationOptions = {})
   })
   await new Promise<void>((resolve) => application.server.listen(0, '127.0.0.1', resolve))
   const baseUrl = `http://127.0.0.1:${(application.server.address() as AddressInfo).port}`
+  if (options.publicUrlIsBaseUrl) application.services.publicUrl = baseUrl
   const createKey: TestApplication['createKey'] = async (keyOptions = {}) => {
     const created = await createApiKey(application.services.database.prisma, systemClock, {
       accountName: keyOptions.account ?? 'main',

@@ -1,4 +1,5 @@
-import type { CheckoutSession, Invoice, Subscription } from '../../generated/prisma/client'
+import type { CheckoutSession, Invoice, PixCharge, Subscription } from '../../generated/prisma/client'
+import { pixPaymentInstructions, type PixPaymentInstructionsValue } from '../../payments/pix/pixPaymentInstructions'
 import { readUsdcPaymentInstructions, type UsdcInstructions, type UsdcPaymentInstructions, type UsdcPullPaymentInstructions } from '../../payments/usdc/readUsdcPaymentInstructions'
 import { builder } from '../builder'
 import type { GraphQLContext } from '../GraphQLContext'
@@ -30,12 +31,37 @@ const UsdcPullPaymentInstructionsType = builder.objectRef<UsdcPullPaymentInstruc
   }),
 })
 
-export const PaymentInstructions = builder.unionType('PaymentInstructions', {
-  types: [UsdcPaymentInstructionsType, UsdcPullPaymentInstructionsType],
-  resolveType: (instructions) => (instructions.rail === 'usdc' ? UsdcPaymentInstructionsType : UsdcPullPaymentInstructionsType),
+const PixPaymentInstructionsType = builder.objectRef<PixPaymentInstructionsValue>('PixPaymentInstructions').implement({
+  description: 'Pay by PIX: the dynamic BR Code of the charge (cob) at the account\'s PSP.',
+  fields: (t) => ({
+    rail: t.exposeString('rail', { description: 'Always `pix`.' }),
+    txid: t.exposeString('txid', { description: 'The charge\'s id at the PSP (26–35 letters and digits).' }),
+    pixCopiaECola: t.exposeString('pixCopiaECola', { description: 'The BR Code ("copia e cola"); its QR code is the same text.' }),
+    expiresAt: t.expose('expiresAt', { type: 'DateTime', description: 'When the charge stops being payable.' }),
+    amountReceived: t.exposeString('amountReceived', { description: 'What the PSP confirmed receiving (major units); below what is due settles nothing.' }),
+  }),
 })
 
-export function loadCheckoutPayment(session: CheckoutSession, context: GraphQLContext): Promise<UsdcInstructions | null> {
+type Instructions = UsdcInstructions | PixPaymentInstructionsValue
+
+export const PaymentInstructions = builder.unionType('PaymentInstructions', {
+  types: [PixPaymentInstructionsType, UsdcPaymentInstructionsType, UsdcPullPaymentInstructionsType],
+  resolveType: (instructions) =>
+    instructions.rail === 'pix' ? PixPaymentInstructionsType : instructions.rail === 'usdc' ? UsdcPaymentInstructionsType : UsdcPullPaymentInstructionsType,
+})
+
+/** The PIX charge of each BRL resource in the response, read in one query per kind. */
+async function loadPixPayment(context: GraphQLContext, kind: 'checkoutSessionId' | 'invoiceId', id: string): Promise<PixPaymentInstructionsValue | null> {
+  const loader = requestLoader<string, PixCharge | null>(context, `payment.pix.${kind}`, async (ids) => {
+    const charges = await context.db.pixCharge.findMany({ where: { [kind]: { in: [...ids] } } })
+    return ids.map((candidate) => charges.find((charge) => charge[kind] === candidate) ?? null)
+  })
+  const charge = await loader.load(id)
+  return charge ? pixPaymentInstructions(charge) : null
+}
+
+export function loadCheckoutPayment(session: CheckoutSession, context: GraphQLContext): Promise<Instructions | null> {
+  if (session.currency === 'BRL') return loadPixPayment(context, 'checkoutSessionId', session.id)
   if (session.currency !== 'USDC') return Promise.resolve(null)
   const loader = requestLoader<CheckoutSession, UsdcInstructions | null>(context, 'checkout.payment', (sessions) =>
     readUsdcPaymentInstructions(context.db, sessions.map((item) => ({ kind: 'checkout', id: item.id, amountDue: item.amount }))),
@@ -43,7 +69,8 @@ export function loadCheckoutPayment(session: CheckoutSession, context: GraphQLCo
   return loader.load(session)
 }
 
-export function loadInvoicePayment(invoice: Invoice, context: GraphQLContext): Promise<UsdcInstructions | null> {
+export function loadInvoicePayment(invoice: Invoice, context: GraphQLContext): Promise<Instructions | null> {
+  if (invoice.currency === 'BRL') return loadPixPayment(context, 'invoiceId', invoice.id)
   if (invoice.currency !== 'USDC') return Promise.resolve(null)
   const loader = requestLoader<Invoice, UsdcInstructions | null>(context, 'invoice.payment', async (invoices) => {
     const pulled = invoices.filter((item) => item.paymentMethod === 'usdc_pull')

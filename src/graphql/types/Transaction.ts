@@ -1,5 +1,6 @@
 import { formatAmount } from '../../domain/money'
 import { getTransaction } from '../../transactions/getTransaction'
+import { refundTransaction } from '../../transactions/refundTransaction'
 import { listTransactions } from '../../transactions/listTransactions'
 import { builder } from '../builder'
 import { resolveConnection } from '../connections'
@@ -16,6 +17,10 @@ export const TransactionNode = builder.prismaNode('Transaction', {
     invoiceId: t.exposeString('invoiceId', { nullable: true, description: 'The invoice this payment attempt was for (extension).' }),
     status: t.expose('status', { type: TransactionStatusEnum }),
     amount: t.string({ resolve: (transaction) => formatAmount(transaction.amount, transaction.currency) }),
+    amountRefunded: t.string({
+      description: 'What the provider confirmed refunding (extension); the status becomes refunded when it equals amount.',
+      resolve: (transaction) => formatAmount(transaction.amountRefunded, transaction.currency),
+    }),
     currency: t.expose('currency', { type: CurrencyEnum }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
@@ -37,3 +42,16 @@ builder.queryFields((t) => ({
     resolve: (_root, args, context) => resolveConnection(context, ['read'], 'transactions', args, (domain, page) => listTransactions(domain, args, page)),
   }),
 }))
+
+const RefundTransactionInput = builder.inputType('RefundTransactionInput', {
+  fields: (t) => ({ amount: t.string({ required: false, description: 'Major units; default: everything still refundable.' }) }),
+})
+
+builder.mutationField('refundTransaction', (t) =>
+  t.field({
+    type: TransactionNode,
+    description: 'Ask the provider to refund a succeeded transaction (extension, CONTRACT §9): by default all not yet refunded or asked for. Counted in amountRefunded once the provider confirms. Scope: write.',
+    args: { id: t.arg.id({ required: true }), input: t.arg({ type: RefundTransactionInput, required: false }) },
+    resolve: (_root, args, context) => refundTransaction(authorize(context, ['write']), String(args.id), args.input?.amount),
+  }),
+)

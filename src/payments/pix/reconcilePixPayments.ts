@@ -1,0 +1,47 @@
+import type { DomainContext } from '../../domain/DomainContext'
+import type { PixProvider } from '../../generated/prisma/client'
+import { confirmPixCharge } from './confirmPixCharge'
+import { confirmPixRefunds } from './confirmPixRefunds'
+import type { PixClient } from './PixClient'
+
+/** Each window starts this far before the previous one ended, so a Pix the PSP lists late is still seen. */
+export const reconcileOverlapMilliseconds = 10 * 60 * 1000
+const pageSize = 1000
+const maxPages = 1000
+
+interface PixPage {
+  parametros?: { paginacao?: { quantidadeDePaginas?: unknown } }
+  pix?: unknown
+}
+
+/**
+ * The backstop for callbacks that never came: every Pix the PSP received in a window overlapping the
+ * previous one (`GET /pix`, every page), each txid of ours confirmed like a callback would be (so a
+ * payment seen both ways counts once), then every pending refund asked after. The PSP's clock is real
+ * time, whatever the account's test clock says. Returns the window's end, to be stored.
+ */
+export async function reconcilePixPayments(context: DomainContext, provider: PixProvider, client: PixClient): Promise<Date> {
+  const end = new Date()
+  const start = new Date((provider.reconciledThrough ?? provider.configuredAt).getTime() - reconcileOverlapMilliseconds)
+  const seen = new Map<string, string>()
+  for (let page = 0, pages = 1; page < pages && page < maxPages; page += 1) {
+    const query = new URLSearchParams({ inicio: start.toISOString(), fim: end.toISOString(), 'paginacao.paginaAtual': String(page), 'paginacao.itensPorPagina': String(pageSize) })
+    const answer = await client.call<PixPage>('GET', `/pix?${query}`)
+    const declared = Number(answer.parametros?.paginacao?.quantidadeDePaginas ?? 1)
+    pages = Number.isInteger(declared) && declared > 0 ? declared : 1
+    for (const pix of Array.isArray(answer.pix) ? (answer.pix as { txid?: unknown; endToEndId?: unknown }[]) : []) {
+      if (typeof pix?.txid === 'string' && typeof pix.endToEndId === 'string') seen.set(pix.endToEndId, pix.txid)
+    }
+  }
+  // Only Pix not yet recorded need their charge confirmed: the overlap repeats the others every time.
+  const recorded = await context.db.pixPayment.findMany({ where: { endToEndId: { in: [...seen.keys()] } }, select: { endToEndId: true } })
+  for (const { endToEndId } of recorded) seen.delete(endToEndId)
+  const txids = [...new Set(seen.values())]
+  if (txids.length > 0) {
+    const ours = await context.db.pixCharge.findMany({ where: { accountId: context.account.id, txid: { in: txids } }, select: { txid: true } })
+    for (const { txid } of ours) await confirmPixCharge(context, client, txid)
+  }
+  const pendingRefunds = await context.db.refund.findMany({ where: { accountId: context.account.id, rail: 'pix', status: 'pending' }, distinct: ['providerReference'], select: { providerReference: true } })
+  for (const { providerReference } of pendingRefunds) await confirmPixRefunds(context, client, providerReference)
+  return end
+}

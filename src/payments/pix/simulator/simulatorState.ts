@@ -1,0 +1,80 @@
+import { randomBytes } from 'node:crypto'
+
+// What the simulated PSP remembers: clients, tokens, charges (cob), received Pix, refunds and where
+// to call back. In memory only: a developer's tool and the tests' PSP, never a store of record.
+
+export interface SimulatedCob {
+  txid: string
+  revisao: number
+  status: 'ATIVA' | 'CONCLUIDA' | 'REMOVIDA_PELO_USUARIO_RECEBEDOR' | 'REMOVIDA_PELO_PSP'
+  criacao: Date
+  expiracao: number
+  valor: string
+  chave: string
+  devedor?: unknown
+  solicitacaoPagador?: string
+  location: string
+  pixCopiaECola: string
+}
+
+export interface SimulatedRefund {
+  id: string
+  rtrId: string
+  valor: string
+  natureza: string
+  descricao?: string
+  solicitacao: Date
+  liquidacao?: Date
+  status: 'EM_PROCESSAMENTO' | 'DEVOLVIDO' | 'NAO_REALIZADO'
+  motivo?: string
+}
+
+export interface SimulatedPix {
+  endToEndId: string
+  txid: string | null
+  valor: string
+  chave: string
+  horario: Date
+  devolucoes: SimulatedRefund[]
+}
+
+export interface SimulatorOptions {
+  clientId: string
+  clientSecret: string
+  /** Lifetime of an access token, in seconds. */
+  tokenSeconds: number
+  /** How many times a callback is retried after its first attempt. */
+  callbackRetries: number
+  callbackRetryMilliseconds: number
+}
+
+export interface SimulatorState {
+  options: SimulatorOptions
+  tokens: Map<string, { expiresAt: number; revoked: boolean }>
+  tokensIssued: number
+  cobs: Map<string, SimulatedCob>
+  pix: SimulatedPix[]
+  webhooks: Map<string, string>
+  /** `down`: every API call answers 503; `hang`: every API call waits forever (a timeout). */
+  outage: 'none' | 'down' | 'hang'
+  callbacks: { url: string; body: unknown; status: number | null }[]
+}
+
+export function createSimulatorState(options: SimulatorOptions): SimulatorState {
+  return { options, tokens: new Map(), tokensIssued: 0, cobs: new Map(), pix: [], webhooks: new Map(), outage: 'none', callbacks: [] }
+}
+
+const alphanumeric = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789abcdefghijklmnopqrstuvwxyz'
+
+export function randomAlphanumeric(length: number): string {
+  const bytes = randomBytes(length)
+  let text = ''
+  for (const byte of bytes) text += alphanumeric[byte % alphanumeric.length]
+  return text
+}
+
+/** `E` + the simulated PSP's ISPB + yyyyMMddHHmm + 11 alphanumerics (32 characters, as the standard has it). */
+export function createEndToEndId(now: Date): string {
+  const stamp = now.toISOString().replace(/\D/g, '').slice(0, 12)
+  return `E99999999${stamp}${randomAlphanumeric(11)}`
+}
