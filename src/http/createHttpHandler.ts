@@ -104,10 +104,13 @@ async function dispatch(routes: HttpRoutes, request: IncomingMessage, response: 
     scope.route = '/webhooks/pix/{token}/pix'
     // The PSP's callback: answered 200 once every Pix in it was confirmed with the PSP and recorded;
     // an error answer (e.g. 503 while the PSP's own API is down) makes the PSP retry it.
-    const text = await readBody(request).catch((error: unknown) => {
-      discardRestOfBody(request)
-      throw error
-    })
+    const text = await readBody(request, maxBodyBytes).then(
+      (bytes) => bytes.toString('utf8'),
+      (error: unknown) => {
+        discardRestOfBody(request)
+        throw error
+      },
+    )
     let body: unknown
     try {
       body = JSON.parse(text)
