@@ -5,6 +5,13 @@ import { requireTestAccount } from '../domain/requireTestAccount'
 import { runBillingCycle } from './runBillingCycle'
 
 const maxSeconds = 10 * 366 * 86_400
+/** The shortest billing period (a calendar month) can be no shorter than this. */
+const shortestPeriodSeconds = 28 * 86_400
+/**
+ * Billing periods one call may run at most (each is an invoice, in one transaction): what a client
+ * waits for stays in seconds, and a request cannot start minutes of work that outlive it.
+ */
+export const maxPeriodsPerAdvance = 500
 
 /**
  * Sandbox helper (CONTRACT §7): moves a test account's clock forward and runs all billing work that
@@ -15,6 +22,7 @@ export async function advanceClock(context: DomainContext, seconds: number): Pro
   if (!Number.isInteger(seconds) || seconds <= 0 || seconds > maxSeconds) {
     throw new DomainError('validation_error', `seconds must be a whole number from 1 to ${maxSeconds}`, { param: 'seconds' })
   }
+  await requireBoundedWork(context, seconds)
   const account = await context.db.account.update({
     where: { id: context.account.id },
     data: { clockOffsetMs: { increment: BigInt(seconds) * 1000n } },
@@ -23,4 +31,23 @@ export async function advanceClock(context: DomainContext, seconds: number): Pro
   const realNow = new Date()
   await runBillingCycle(context.db, { accountId: account.id, realNow, transactional: context.transactional ?? false })
   return { now: new Date(realNow.getTime() + Number(account.clockOffsetMs)) }
+}
+
+/**
+ * Bounds the work before any is done: every subscription that can still renew may bill one period per
+ * shortest period length in the advance. Over the bound, nothing moves and the error says how far one
+ * call may go.
+ */
+async function requireBoundedWork(context: DomainContext, seconds: number): Promise<void> {
+  const subscriptions = await context.db.subscription.count({
+    where: { accountId: context.account.id, status: { in: ['trialing', 'active', 'past_due'] } },
+  })
+  const periods = subscriptions * Math.ceil(seconds / shortestPeriodSeconds)
+  if (periods <= maxPeriodsPerAdvance) return
+  const allowedSeconds = Math.max(1, Math.floor(maxPeriodsPerAdvance / subscriptions)) * shortestPeriodSeconds
+  throw new DomainError(
+    'validation_error',
+    `Advancing ${seconds} seconds could bill up to ${periods} periods for ${subscriptions} subscriptions; one call bills at most ${maxPeriodsPerAdvance}: advance at most ${allowedSeconds} seconds per call`,
+    { param: 'seconds', details: { maxPeriodsPerAdvance, maxSecondsPerCall: allowedSeconds } },
+  )
 }

@@ -35,3 +35,16 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   }
   return false
 }
+
+/** Prisma's "transaction already closed … expired transaction … timeout" (an interactive transaction that ran past its timeout). */
+export function isTransactionTimeout(error: unknown): boolean {
+  const seen = new Set<unknown>()
+  let current: unknown = error
+  while (typeof current === 'object' && current !== null && !seen.has(current)) {
+    seen.add(current)
+    const candidate = current as { message?: unknown; cause?: unknown }
+    if (typeof candidate.message === 'string' && /expired transaction|timeout for this transaction/i.test(candidate.message)) return true
+    current = candidate.cause
+  }
+  return false
+}
