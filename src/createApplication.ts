@@ -15,6 +15,7 @@ import { schema } from './graphql/schema'
 import { countQueryErrors } from './metrics/databaseMetrics'
 import { answerMalformedRequest } from './http/answerMalformedRequest'
 import { createHttpHandler } from './http/createHttpHandler'
+import { defaultHttpLimits, type HttpLimits } from './http/httpLimits'
 
 export interface ApplicationOptions {
   databaseUrl: string
@@ -27,7 +28,10 @@ export interface ApplicationOptions {
   graphql?: GraphQLSettings
   /** Serves GET /metrics to scrapers that send it as a bearer token; no /metrics when unset. */
   metricsToken?: string
+  http?: HttpLimits
 }
+
+
 
 export interface Application {
   services: Services
@@ -65,7 +69,18 @@ export async function createApplication(options: ApplicationOptions): Promise<Ap
     openApiDocument: buildOpenApiDocument(compiledRoutes, options.publicUrl),
     metricsToken: options.metricsToken,
   })
-  const server = createServer(handler)
+  const limits = options.http ?? defaultHttpLimits
+  const server = createServer(
+    {
+      requestTimeout: limits.requestTimeoutMs,
+      headersTimeout: limits.headersTimeoutMs,
+      // How often the timeouts above are enforced (Node checks every 30 s by default).
+      connectionsCheckingInterval: Math.max(100, Math.min(1000, Math.floor(limits.headersTimeoutMs / 4))),
+      keepAliveTimeout: 5_000,
+    },
+    handler,
+  )
+  server.maxConnections = limits.maxConnections
   server.on('clientError', answerMalformedRequest)
   return {
     services,

@@ -1,3 +1,4 @@
+import { defaultHttpLimits, type HttpLimits } from './http/httpLimits'
 import type { GraphQLSettings } from './graphql/createYogaServer'
 import { defaultQueryLimits } from './graphql/queryLimits'
 import { defaultPaymentRails, type PaymentRails } from './Services'
@@ -19,6 +20,7 @@ export interface Configuration {
   /** How often background PIX work runs (reconciliation is further paced per account); 0 turns it off in this process. */
   pixIntervalSeconds: number
   graphql: GraphQLSettings
+  http: HttpLimits
   /** GET /metrics is served (to this bearer token) only when set. */
   metricsToken: string | undefined
 }
@@ -48,6 +50,11 @@ export function readConfiguration(environment: NodeJS.ProcessEnv = process.env):
         maxBodyBytes: wholeNumber(environment, 'GRAPHQL_MAX_BODY_BYTES', defaultQueryLimits.maxBodyBytes),
         maxTokens: wholeNumber(environment, 'GRAPHQL_MAX_TOKENS', defaultQueryLimits.maxTokens),
       },
+    },
+    http: {
+      requestTimeoutMs: wholeNumber(environment, 'HTTP_REQUEST_TIMEOUT_SECONDS', defaultHttpLimits.requestTimeoutMs / 1000) * 1000,
+      headersTimeoutMs: wholeNumber(environment, 'HTTP_HEADERS_TIMEOUT_SECONDS', defaultHttpLimits.headersTimeoutMs / 1000) * 1000,
+      maxConnections: wholeNumber(environment, 'HTTP_MAX_CONNECTIONS', defaultHttpLimits.maxConnections),
     },
     paymentRails: {
       pixKey: environment.PIX_KEY || defaultPaymentRails.pixKey,

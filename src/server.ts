@@ -21,6 +21,7 @@ const application = await createApplication({
   paymentRails: configuration.paymentRails,
   rateLimitPerSecond: configuration.rateLimitPerSecond,
   graphql: configuration.graphql,
+  http: configuration.http,
   ...(configuration.metricsToken ? { metricsToken: configuration.metricsToken } : {}),
 })
 const { prisma } = application.services.database

@@ -4,6 +4,7 @@ import type { Scope } from '../../src/accounts/scopes'
 import { createApplication, type Application } from '../../src/createApplication'
 import { systemClock } from '../../src/domain/DomainContext'
 import type { GraphQLSettings } from '../../src/graphql/createYogaServer'
+import type { HttpLimits } from '../../src/http/httpLimits'
 import { createTestDatabase } from './testDatabase'
 
 export interface TestResponse {
@@ -39,6 +40,7 @@ export interface TestApplicationOptions {
   onQuery?: (sql: string) => void
   rateLimitPerSecond?: number
   graphql?: GraphQLSettings
+  http?: HttpLimits
   metricsToken?: string
   /** Hand out URLs on the test server itself (so a PSP simulator's callbacks reach it). */
   publicUrlIsBaseUrl?: boolean
@@ -53,6 +55,7 @@ export async function startTestApplication(options: TestApplicationOptions = {})
     ...(options.onQuery ? { onQuery: options.onQuery } : {}),
     ...(options.rateLimitPerSecond ? { rateLimitPerSecond: options.rateLimitPerSecond } : {}),
     ...(options.graphql ? { graphql: options.graphql } : {}),
+    ...(options.http ? { http: options.http } : {}),
     ...(options.metricsToken ? { metricsToken: options.metricsToken } : {}),
   })
   await new Promise<void>((resolve) => application.server.listen(0, '127.0.0.1', resolve))
