@@ -1,9 +1,10 @@
 import type { RestRoute } from './RestRoute'
 import { customerRoutes } from './routes/customerRoutes'
+import { eventRoutes } from './routes/eventRoutes'
 import { paymentRoutes } from './routes/paymentRoutes'
 import { productRoutes } from './routes/productRoutes'
 import { subscriptionRoutes } from './routes/subscriptionRoutes'
 import { usageRoutes } from './routes/usageRoutes'
 
 /** Every /v1 endpoint. The router, the OpenAPI document and the scope tests all read this table. */
-export const restRoutes: RestRoute[] = [...customerRoutes, ...productRoutes, ...usageRoutes, ...paymentRoutes, ...subscriptionRoutes]
+export const restRoutes: RestRoute[] = [...customerRoutes, ...productRoutes, ...usageRoutes, ...paymentRoutes, ...subscriptionRoutes, ...eventRoutes]

@@ -2,11 +2,13 @@ import { createServer, type Server } from 'node:http'
 import { buildOpenApiDocument } from '../rest/buildOpenApiDocument'
 import { compileRoutes } from '../rest/compileRoutes'
 import { createRestHandler } from '../rest/handleRestRequest'
+import { createResourceRenderer } from '../rest/renderResource'
 import { restRoutes } from '../rest/restRoutes'
 import { defaultPaymentRails, type PaymentRails, type Services } from './Services'
 import { ApiKeyCache } from './accounts/ApiKeyCache'
 import { RateLimiter } from './accounts/RateLimiter'
 import { createHotPathBatchers } from './createHotPathBatchers'
+import { installResourceRenderer } from './events/resourceRenderer'
 import { applyMigrations } from './database/applyMigrations'
 import { createDatabaseClient } from './database/createDatabaseClient'
 import { loadSigningSecret } from './database/loadSigningSecret'
@@ -61,6 +63,7 @@ export async function createApplication(options: ApplicationOptions): Promise<Ap
   }
   const compiledRoutes = compileRoutes(schema, restRoutes)
   const graphqlSettings = options.graphql ?? defaultGraphQLSettings
+  installResourceRenderer(createResourceRenderer(services, schema, compiledRoutes))
   const handler = createHttpHandler({
     services,
     yoga: createYogaServer(services, graphqlSettings),

@@ -2,6 +2,8 @@ import type { RestRoute } from '../RestRoute'
 import { paymentFields } from './paymentFields'
 
 const subscriptionFields = 'id status customerId productId priceId paymentMethod currentPeriodStart currentPeriodEnd createdAt'
+/** An entitlement as the list of a customer's entitlements shows it (also the `data` of its events). */
+export const entitlementFields = 'id productId status source startsAt endsAt'
 const invoiceListFields = 'id customerId subscriptionId status amountDue currency dueDate createdAt'
 const invoiceFields = `${invoiceListFields} total amountPaid periodStart periodEnd paidAt paymentUrl
   lines { description priceId meterId quantity unitAmount amount } ${paymentFields}`
@@ -78,7 +80,7 @@ export const subscriptionRoutes: RestRoute[] = [
     idempotency: 'ignored',
     operation: `query ListEntitlements($customerId: String!, $limit: Int, $before: String) {
       entitlements(customerId: $customerId, first: $limit, after: $before) {
-        edges { node { id productId status source startsAt endsAt } } pageInfo { hasNextPage endCursor }
+        edges { node { ${entitlementFields} } } pageInfo { hasNextPage endCursor }
       }
     }`,
   },

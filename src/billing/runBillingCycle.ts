@@ -1,5 +1,8 @@
 import { runInTransaction, type Database } from '../domain/DomainContext'
 import { syncSubscriptionEntitlement } from '../entitlements/syncSubscriptionEntitlement'
+import { eventContextForAccount } from '../events/eventContextForAccount'
+import type { EventType } from '../events/eventTypes'
+import { recordEvent } from '../events/recordEvent'
 import { Prisma } from '../generated/prisma/client'
 import { issueInvoice } from '../invoices/issueInvoice'
 import { nextPeriodEnd } from '../subscriptions/billingPeriods'
@@ -32,6 +35,8 @@ export interface BillingCycleResult {
 //    SKIP LOCKED, the period moves in the same transaction as the invoice, and (subscription, period
 //    start) is unique. A process that dies mid-run loses only its open transaction.
 // 2. a past_due subscription whose period ended is not renewed: its entitlement expires.
+// 3. an open checkout session past its expiry is written down as expired.
+// Every change records its events in its own transaction (bulk moves return what they moved).
 
 export async function runBillingCycle(db: Database, options: BillingCycleOptions = {}): Promise<BillingCycleResult> {
   const realNow = options.realNow ?? new Date()
@@ -62,14 +67,40 @@ export async function runBillingCycle(db: Database, options: BillingCycleOptions
     if (count === 0) break
   }
 
-  result.expired = await runInTransaction(db, transactional, (transaction) =>
-    transaction.$executeRaw(Prisma.sql`
+  result.expired = await runInTransaction(db, transactional, async (transaction) => {
+    const moved = await transaction.$queryRaw<MovedRow[]>(Prisma.sql`
       UPDATE "Entitlement" entitlement SET status = 'expired'
       FROM "Subscription" subscription JOIN "Account" account ON account.id = subscription."accountId"
       WHERE entitlement."subscriptionId" = subscription.id AND subscription.status = 'past_due'
-        AND subscription."currentPeriodEnd" <= ${accountNow} AND entitlement.status <> 'expired' ${onlyAccount}`),
-  )
+        AND subscription."currentPeriodEnd" <= ${accountNow} AND entitlement.status <> 'expired' ${onlyAccount}
+      RETURNING 'entitlement.updated' AS type, entitlement.id, entitlement."accountId", ${accountNow} AS "accountNow"`)
+    await recordMovedEvents(transaction, moved)
+    return moved.length
+  })
+
+  // An open session past its expiry already reads as expired (effectiveStatus); writing it down is
+  // what gives it its checkout.session.expired event, once (a conditional update).
+  const onlySessionAccount = options.accountId ? Prisma.sql`AND session."accountId" = ${options.accountId}` : Prisma.empty
+  await runInTransaction(db, transactional, async (transaction) => {
+    const moved = await transaction.$queryRaw<MovedRow[]>(Prisma.sql`
+      UPDATE "CheckoutSession" session SET status = 'expired'
+      FROM "Account" account
+      WHERE account.id = session."accountId" AND session.status = 'open' AND session."expiresAt" <= ${accountNow} ${onlySessionAccount}
+      RETURNING 'checkout.session.expired' AS type, session.id, session."accountId", ${accountNow} AS "accountNow"`)
+    await recordMovedEvents(transaction, moved)
+  })
   return result
+}
+
+interface MovedRow {
+  type: EventType
+  id: string
+  accountId: string
+  accountNow: Date
+}
+
+async function recordMovedEvents(db: Database, rows: readonly MovedRow[]): Promise<void> {
+  for (const row of rows) await recordEvent(await eventContextForAccount(db, row.accountId, new Date(row.accountNow)), row.type, { id: row.id })
 }
 
 /**
@@ -89,7 +120,9 @@ async function takeNextBillingStep(db: Database, subscriptionId: string, now: Da
   // On time, a run after both instants marks overdue invoices before it renews: a tie goes to past_due.
   if (overdue && (!periodEnded || overdue.dueDate <= subscription.currentPeriodEnd)) {
     const moved = await db.subscription.update({ where: { id: subscription.id }, data: { status: 'past_due' } })
-    await syncSubscriptionEntitlement(db, moved, 'past_due', overdue.dueDate)
+    const context = await eventContextForAccount(db, subscription.accountId, overdue.dueDate)
+    await recordEvent(context, 'subscription.updated', moved)
+    await syncSubscriptionEntitlement(context, moved, 'past_due', overdue.dueDate)
     return 'pastDue'
   }
   if (!periodEnded) return 'none'
@@ -101,7 +134,8 @@ async function takeNextBillingStep(db: Database, subscriptionId: string, now: Da
 async function renewSubscription(db: Database, subscription: Prisma.SubscriptionGetPayload<{ include: { price: true; product: true } }>): Promise<void> {
   const start = subscription.currentPeriodEnd
   const end = nextPeriodEnd(subscription.billingAnchor, subscription.price.interval ?? 'month', start)
-  await issueInvoice(db, {
+  const context = await eventContextForAccount(db, subscription.accountId, start)
+  await issueInvoice(context, {
     subscription,
     period: { start, end },
     usagePeriod: { start: subscription.currentPeriodStart, end: subscription.currentPeriodEnd },
@@ -109,5 +143,6 @@ async function renewSubscription(db: Database, subscription: Prisma.Subscription
     now: start,
   })
   const renewed = await db.subscription.update({ where: { id: subscription.id }, data: { currentPeriodStart: start, currentPeriodEnd: end } })
-  await syncSubscriptionEntitlement(db, renewed, 'active', start)
+  await recordEvent(context, 'subscription.updated', renewed)
+  await syncSubscriptionEntitlement(context, renewed, 'active', start)
 }

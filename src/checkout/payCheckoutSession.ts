@@ -1,3 +1,5 @@
+import { formatAmount } from '../domain/money'
+import { recordEvent } from '../events/recordEvent'
 import { DomainError } from '../domain/DomainError'
 import { inTransaction, type DomainContext } from '../domain/DomainContext'
 import { createId } from '../domain/createId'
@@ -29,6 +31,11 @@ export async function payCheckoutSession(context: DomainContext, sessionId: stri
       throw new DomainError('invalid_state', `This checkout session is ${session.status} and cannot be paid`, { param: 'sessionId' })
     }
     const transactionId = createId('Transaction')
+    const completed = async (result: CheckoutSession) => {
+      await recordEvent(transaction, 'transaction.succeeded', { id: transactionId })
+      await recordEvent(transaction, 'checkout.session.completed', result)
+      return result
+    }
     await db.transaction.create({
       data: {
         id: transactionId,
@@ -44,7 +51,7 @@ export async function payCheckoutSession(context: DomainContext, sessionId: stri
     const product = session.productId ? await db.product.findUniqueOrThrow({ where: { id: session.productId } }) : null
     if (session.mode === 'subscription' && product) {
       const { subscription } = await createSubscription(transaction, { customerId: session.customerId, productId: product.id }, { paidUpFront: { transactionId } })
-      return db.checkoutSession.update({ where: { id: session.id }, data: { subscriptionId: subscription.id } })
+      return completed(await db.checkoutSession.update({ where: { id: session.id }, data: { subscriptionId: subscription.id } }))
     }
     if (session.mode === 'credits' || product?.type === 'credit_pack') {
       await db.creditLedgerEntry.create({
@@ -60,8 +67,9 @@ export async function payCheckoutSession(context: DomainContext, sessionId: stri
           createdAt: now,
         },
       })
+      await recordEvent(transaction, 'credits.granted', { customerId: session.customerId, currency: session.currency, amount: formatAmount(session.amount, session.currency) })
     } else if (product?.type === 'one_time') {
-      await db.entitlement.create({
+      const entitlement = await db.entitlement.create({
         data: {
           id: createId('Entitlement'),
           accountId: account.id,
@@ -73,7 +81,8 @@ export async function payCheckoutSession(context: DomainContext, sessionId: stri
           startsAt: now,
         },
       })
+      await recordEvent(transaction, 'entitlement.updated', entitlement)
     }
-    return session
+    return completed(session)
   })
 }

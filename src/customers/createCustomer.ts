@@ -2,6 +2,7 @@ import { DomainError } from '../domain/DomainError'
 import { inTransaction, type DomainContext } from '../domain/DomainContext'
 import { createId } from '../domain/createId'
 import { isUniqueViolation } from '../domain/isUniqueViolation'
+import { recordEvent } from '../events/recordEvent'
 import { validateMetadata, validateText } from '../domain/validateMetadata'
 import type { Customer } from '../generated/prisma/client'
 import { customerLimits } from './customerRules'
@@ -18,11 +19,14 @@ export async function createCustomer(context: DomainContext, input: CreateCustom
   const name = input.name == null ? null : validateText(input.name, 'name', customerLimits.name)
   const email = input.email == null ? null : validateText(input.email, 'email', customerLimits.email)
   const metadata = input.metadata == null ? undefined : validateMetadata(input.metadata)
-  return inTransaction(context, async ({ db, account, clock }) => {
+  return inTransaction(context, async (transaction) => {
+    const { db, account, clock } = transaction
     try {
-      return await db.customer.create({
+      const customer = await db.customer.create({
         data: { id: createId('Customer'), accountId: account.id, externalId, name, email, metadata: metadata as object, createdAt: clock.now() },
       })
+      await recordEvent(transaction, 'customer.created', customer)
+      return customer
     } catch (error) {
       // The unique index decides, not a prior read: two concurrent creates cannot both pass.
       if (isUniqueViolation(error, 'externalId')) {

@@ -4,6 +4,7 @@ import { validateMetadata, validateText } from '../domain/validateMetadata'
 import type { Customer } from '../generated/prisma/client'
 import { customerLimits } from './customerRules'
 import { getCustomer } from './getCustomer'
+import { recordEvent } from '../events/recordEvent'
 
 /** Absent fields stay as they are; null clears; metadata is replaced whole (CONTRACT §5). */
 export interface UpdateCustomerInput {
@@ -21,6 +22,8 @@ export async function updateCustomer(context: DomainContext, customerId: string,
   }
   return inTransaction(context, async (transaction) => {
     await getCustomer(transaction, customerId)
-    return transaction.db.customer.update({ where: { id: customerId }, data: { ...data, updatedAt: transaction.clock.now() } })
+    const customer = await transaction.db.customer.update({ where: { id: customerId }, data: { ...data, updatedAt: transaction.clock.now() } })
+    await recordEvent(transaction, 'customer.updated', customer)
+    return customer
   })
 }

@@ -17,6 +17,8 @@ export const errorStatuses = {
   checkout_session_not_found: 404,
   invoice_not_found: 404,
   transaction_not_found: 404,
+  event_not_found: 404,
+  webhook_endpoint_not_found: 404,
   method_not_allowed: 405,
   externalId_conflict: 409,
   active_subscription: 409,

@@ -23,6 +23,10 @@ export const idPrefixes = {
   UsdcTransfer: 'usdctr',
   UsdcSend: 'usdcsend',
   Refund: 're',
+  Event: 'evt',
+  WebhookEndpoint: 'we',
+  WebhookDelivery: 'whd',
+  WebhookAttempt: 'wha',
 } as const
 
 export type IdentifiedType = keyof typeof idPrefixes
@@ -40,13 +44,19 @@ export function randomBase62(length: number): string {
   return text
 }
 
+// Events share the `evt_` prefix the contract gives them with usage events, which had it first; an
+// event's id is two characters longer, and that alone tells the two apart (typeOfId).
+const eventIdLength = 26
+const idLength = 24
+
 export function createId(type: IdentifiedType): string {
-  return `${idPrefixes[type]}_${randomBase62(24)}`
+  return `${idPrefixes[type]}_${randomBase62(type === 'Event' ? eventIdLength : idLength)}`
 }
 
 /** The type an id names by its prefix, or undefined for a string that is no id of ours. */
 export function typeOfId(id: string): IdentifiedType | undefined {
   const prefix = id.slice(0, id.indexOf('_'))
+  if (prefix === idPrefixes.Event && id.length === prefix.length + 1 + eventIdLength) return 'Event'
   for (const [type, candidate] of Object.entries(idPrefixes)) {
     if (candidate === prefix) return type as IdentifiedType
   }

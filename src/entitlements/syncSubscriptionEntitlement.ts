@@ -1,4 +1,4 @@
-import type { Database } from '../domain/DomainContext'
+import { recordEvent, type EventContext } from '../events/recordEvent'
 import { createId } from '../domain/createId'
 import type { EntitlementStatus, Subscription } from '../generated/prisma/client'
 
@@ -8,19 +8,21 @@ import type { EntitlementStatus, Subscription } from '../generated/prisma/client
  * subscription was first paid for; until then there is nothing to update.
  */
 export async function syncSubscriptionEntitlement(
-  db: Database,
+  context: EventContext,
   subscription: Pick<Subscription, 'id' | 'accountId' | 'customerId' | 'productId' | 'currentPeriodEnd'>,
   status: EntitlementStatus,
   now: Date,
   options: { createIfMissing?: boolean } = {},
 ): Promise<void> {
+  const { db } = context
   const existing = await db.entitlement.findUnique({ where: { subscriptionId: subscription.id } })
   if (existing) {
     await db.entitlement.update({ where: { id: existing.id }, data: { status, endsAt: subscription.currentPeriodEnd } })
+    await recordEvent(context, 'entitlement.updated', existing)
     return
   }
   if (!options.createIfMissing) return
-  await db.entitlement.create({
+  const created = await db.entitlement.create({
     data: {
       id: createId('Entitlement'),
       accountId: subscription.accountId,
@@ -34,4 +36,5 @@ export async function syncSubscriptionEntitlement(
       createdAt: now,
     },
   })
+  await recordEvent(context, 'entitlement.updated', created)
 }

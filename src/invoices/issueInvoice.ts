@@ -1,3 +1,4 @@
+import { recordEvent, type EventContext } from '../events/recordEvent'
 import type { Database } from '../domain/DomainContext'
 import { createId } from '../domain/createId'
 import type { Currency } from '../domain/money'
@@ -33,7 +34,8 @@ interface DraftLine {
  * due `invoiceDueDays` after issue. At most one invoice exists per subscription and period (a unique
  * index); asked again, this returns the existing one and writes nothing.
  */
-export async function issueInvoice(db: Database, request: InvoiceRequest): Promise<{ invoice: Invoice; created: boolean }> {
+export async function issueInvoice(context: EventContext, request: InvoiceRequest): Promise<{ invoice: Invoice; created: boolean }> {
+  const { db } = context
   const { subscription, period, now } = request
   const existing = await db.invoice.findUnique({ where: { subscriptionId_periodStart: { subscriptionId: subscription.id, periodStart: period.start } } })
   if (existing) return { invoice: existing, created: false }
@@ -82,10 +84,13 @@ export async function issueInvoice(db: Database, request: InvoiceRequest): Promi
   await db.invoiceLine.createMany({ data: lines.map((line, position) => ({ id: createId('InvoiceLine'), invoiceId, position, ...line })) })
   const pulled = request.collection === 'automatic' && subscription.paymentMethod === 'usdc_pull'
   if (usdcProvider && !chargeNow && !pulled) await allocateDepositAddress(db, subscription.accountId, { invoiceId })
+  await recordEvent(context, 'invoice.created', { id: invoiceId })
+  if (chargeNow) await recordEvent(context, 'invoice.paid', { id: invoiceId })
   if (chargeNow && !total.isZero()) {
-    await db.transaction.create({
+    const charge = await db.transaction.create({
       data: { id: createId('Transaction'), accountId: subscription.accountId, customerId: subscription.customerId, invoiceId, status: 'succeeded', amount: total, currency, createdAt: now },
     })
+    await recordEvent(context, 'transaction.succeeded', charge)
   }
   return { invoice: await db.invoice.findUniqueOrThrow({ where: { id: invoiceId } }), created: true }
 }

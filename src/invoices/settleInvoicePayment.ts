@@ -1,3 +1,4 @@
+import { recordEvent } from '../events/recordEvent'
 import { DomainError } from '../domain/DomainError'
 import { inTransaction, type DomainContext } from '../domain/DomainContext'
 import { createId } from '../domain/createId'
@@ -17,20 +18,26 @@ export async function settleInvoicePayment(context: DomainContext, invoiceId: st
     const invoice = await getInvoice(transaction, invoiceId)
     if (invoice.status !== 'open') throw new DomainError('invalid_state', `This invoice is ${invoice.status}`, { param: 'invoiceId' })
     const now = clock.now()
-    const recordAttempt = (status: 'succeeded' | 'failed') =>
-      db.transaction.create({
+    const recordAttempt = async (status: 'succeeded' | 'failed') => {
+      const attempt = await db.transaction.create({
         data: { id: createId('Transaction'), accountId: account.id, customerId: invoice.customerId, invoiceId: invoice.id, status, amount: invoice.total, currency: invoice.currency, createdAt: now },
       })
+      await recordEvent(transaction, status === 'succeeded' ? 'transaction.succeeded' : 'transaction.failed', attempt)
+    }
     if (outcome === 'failed') {
       await recordAttempt('failed')
       const moved = await db.subscription.updateMany({ where: { id: invoice.subscriptionId, status: 'active' }, data: { status: 'past_due' } })
       if (moved.count === 1) {
-        await syncSubscriptionEntitlement(db, await db.subscription.findUniqueOrThrow({ where: { id: invoice.subscriptionId } }), 'past_due', now)
+        const subscription = await db.subscription.findUniqueOrThrow({ where: { id: invoice.subscriptionId } })
+        await recordEvent(transaction, 'subscription.updated', subscription)
+        await syncSubscriptionEntitlement(transaction, subscription, 'past_due', now)
       }
+      await recordEvent(transaction, 'invoice.payment_failed', invoice)
       return db.invoice.findUniqueOrThrow({ where: { id: invoice.id } })
     }
     const paid = await db.invoice.updateMany({ where: { id: invoice.id, status: 'open' }, data: { status: 'paid', amountPaid: invoice.total, paidAt: now } })
     if (paid.count === 0) throw new DomainError('invalid_state', 'This invoice was paid meanwhile', { param: 'invoiceId' })
+    await recordEvent(transaction, 'invoice.paid', invoice)
     await recordAttempt('succeeded')
     const stillOpen = await db.invoice.count({ where: { subscriptionId: invoice.subscriptionId, status: 'open', dueDate: { lt: now } } })
     const reactivated = await db.subscription.updateMany({
@@ -38,7 +45,9 @@ export async function settleInvoicePayment(context: DomainContext, invoiceId: st
       data: { status: 'active' },
     })
     if (reactivated.count === 1) {
-      await syncSubscriptionEntitlement(db, await db.subscription.findUniqueOrThrow({ where: { id: invoice.subscriptionId } }), 'active', now, { createIfMissing: true })
+      const subscription = await db.subscription.findUniqueOrThrow({ where: { id: invoice.subscriptionId } })
+      await recordEvent(transaction, 'subscription.updated', subscription)
+      await syncSubscriptionEntitlement(transaction, subscription, 'active', now, { createIfMissing: true })
     }
     return db.invoice.findUniqueOrThrow({ where: { id: invoice.id } })
   })

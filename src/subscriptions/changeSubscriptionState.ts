@@ -1,3 +1,4 @@
+import { recordEvent } from '../events/recordEvent'
 import { DomainError } from '../domain/DomainError'
 import { inTransaction, type DomainContext } from '../domain/DomainContext'
 import { syncSubscriptionEntitlement } from '../entitlements/syncSubscriptionEntitlement'
@@ -30,7 +31,8 @@ export async function changeSubscriptionState(context: DomainContext, subscripti
       throw new DomainError('invalid_state', `A ${current.status} subscription cannot ${transition}`, { param: 'subscriptionId' })
     }
     const subscription = await db.subscription.findUniqueOrThrow({ where: { id: current.id } })
-    await syncSubscriptionEntitlement(db, subscription, rule.entitlement, now)
+    await syncSubscriptionEntitlement(transaction, subscription, rule.entitlement, now)
+    await recordEvent(transaction, rule.to === 'canceled' ? 'subscription.canceled' : 'subscription.updated', subscription)
     return subscription
   })
 }

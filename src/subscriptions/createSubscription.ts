@@ -1,3 +1,4 @@
+import { recordEvent } from '../events/recordEvent'
 import { getCustomer } from '../customers/getCustomer'
 import { getProduct } from '../catalog/getProduct'
 import { DomainError } from '../domain/DomainError'
@@ -59,7 +60,7 @@ export async function createSubscription(
       },
       include: { price: true, product: true },
     })
-    const { invoice } = await issueInvoice(db, {
+    const { invoice } = await issueInvoice(transaction, {
       subscription,
       period: { start: subscription.currentPeriodStart, end: subscription.currentPeriodEnd },
       collection: 'open',
@@ -69,10 +70,15 @@ export async function createSubscription(
     if (options.paidUpFront && invoice.status === 'open') {
       firstInvoice = await db.invoice.update({ where: { id: invoice.id }, data: { status: 'paid', amountPaid: invoice.total, paidAt: now } })
       await db.transaction.update({ where: { id: options.paidUpFront.transactionId }, data: { invoiceId: invoice.id } })
+      await recordEvent(transaction, 'invoice.paid', firstInvoice)
     }
-    if (firstInvoice.status !== 'paid') return { subscription: stripRelations(subscription), firstInvoice }
+    if (firstInvoice.status !== 'paid') {
+      await recordEvent(transaction, 'subscription.created', subscription)
+      return { subscription: stripRelations(subscription), firstInvoice }
+    }
     const active = await db.subscription.update({ where: { id: subscription.id }, data: { status: 'active' } })
-    await syncSubscriptionEntitlement(db, active, 'active', now, { createIfMissing: true })
+    await recordEvent(transaction, 'subscription.created', active)
+    await syncSubscriptionEntitlement(transaction, active, 'active', now, { createIfMissing: true })
     return { subscription: active, firstInvoice }
   })
 }

@@ -1,0 +1,24 @@
+import type { RestRoute } from '../RestRoute'
+
+const eventFields = 'id type createdAt data'
+
+export const eventRoutes: RestRoute[] = [
+  {
+    method: 'GET',
+    path: '/v1/events',
+    summary: 'List events, newest first (extension)',
+    scopes: ['read'],
+    idempotency: 'ignored',
+    operation: `query ListEvents($type: String, $limit: Int, $before: String) {
+      events(type: $type, first: $limit, after: $before) { edges { node { ${eventFields} } } pageInfo { hasNextPage endCursor } }
+    }`,
+  },
+  {
+    method: 'GET',
+    path: '/v1/events/{eventId}',
+    summary: 'Retrieve an event (extension)',
+    scopes: ['read'],
+    idempotency: 'ignored',
+    operation: `query GetEvent($eventId: ID!) { event(id: $eventId) { ${eventFields} } }`,
+  },
+]

@@ -1,0 +1,35 @@
+import { eventTypes } from '../../events/eventTypes'
+import { getEvent } from '../../events/getEvent'
+import { listEvents } from '../../events/listEvents'
+import { builder } from '../builder'
+import { resolveConnection } from '../connections'
+import { forwardConnectionArgs } from '../forwardConnectionArgs'
+import { authorize } from '../GraphQLContext'
+
+export const EventNode = builder.prismaNode('Event', {
+  id: { field: 'id' },
+  description: 'Something that happened, recorded in the same transaction as the change (CONTRACT §10).',
+  findUnique: (id, context) => ({ accountId_id: { accountId: context.caller?.account.id ?? '', id } }),
+  fields: (t) => ({
+    type: t.exposeString('type', { description: `One of: ${eventTypes.join(', ')}.` }),
+    data: t.expose('data', { type: 'JSONObject', description: 'The resource as its GET returned it when the event happened.' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+  }),
+})
+
+export const EventConnection = builder.connectionObject({ type: EventNode, name: 'EventConnection' }, { name: 'EventEdge' })
+
+builder.queryFields((t) => ({
+  event: t.field({
+    type: EventNode,
+    description: 'Scope: read.',
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, args, context) => getEvent(authorize(context, ['read']), String(args.id), 'id'),
+  }),
+  events: t.field({
+    type: EventConnection,
+    description: 'Events, newest first (first: 1 to 500, default 100), optionally of one type. Scope: read.',
+    args: { ...forwardConnectionArgs, type: t.arg.string({ required: false }) },
+    resolve: (_root, args, context) => resolveConnection(context, ['read'], 'events', args, (domain, page) => listEvents(domain, args, page)),
+  }),
+}))
