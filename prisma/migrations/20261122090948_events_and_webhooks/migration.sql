@@ -119,9 +119,6 @@ ALTER TABLE "WebhookAttempt" ADD CONSTRAINT "WebhookAttempt_endpointId_fkey" FOR
 
 -- Written by hand: the outbox's one write path and the rule schema.prisma cannot state.
 
--- Deliveries are claimed by due time among pending rows only.
-CREATE INDEX "WebhookDelivery_due_idx" ON "WebhookDelivery"("nextAttemptAt") WHERE "status" = 'pending';
-
 -- A random id body of base62 characters (from two random UUIDs: ~240 random bits before trimming).
 CREATE FUNCTION "billing_random_id"(p_length integer) RETURNS text LANGUAGE sql VOLATILE AS $$
   SELECT substr(translate(encode(uuid_send(gen_random_uuid()) || uuid_send(gen_random_uuid()), 'base64'), '+/=', ''), 1, p_length)
