@@ -69,6 +69,8 @@ describe('accounts never see each other', () => {
     transactionId: 'transaction_not_found',
     subscriptionId: 'subscription_not_found',
     invoiceId: 'invoice_not_found',
+    eventId: 'event_not_found',
+    endpointId: 'webhook_endpoint_not_found',
   }
 
   for (const route of restRoutes.filter((candidate) => candidate.path.includes('{'))) {
@@ -83,7 +85,7 @@ describe('accounts never see each other', () => {
 
   test('lists, checks and events see only their own account', async () => {
     const intruder = await app.createKey({ account: 'intruder-lists' })
-    for (const path of ['/v1/customers', '/v1/products', '/v1/usage/meters', '/v1/usage/events', '/v1/transactions', '/v1/subscriptions', '/v1/invoices']) {
+    for (const path of ['/v1/customers', '/v1/products', '/v1/usage/meters', '/v1/usage/events', '/v1/transactions', '/v1/subscriptions', '/v1/invoices', '/v1/events']) {
       expect((await app.request('GET', path, { key: intruder })).body.data.items, path).toEqual([])
     }
     const check = await app.request('POST', '/v1/access/check', { key: intruder, body: { customerId: ids.customerId, meterId: ids.meterId, quantity: 1 } })

@@ -11,9 +11,10 @@ export interface SeededCatalog {
   transactionId: string
   subscriptionId: string
   invoiceId: string
+  eventId: string
 }
 
-/** One of everything through the public API: a customer, a meter, a credits product and price, a paid checkout, a subscription and its first invoice. */
+/** One of everything through the public API: a customer, a meter, a credits product and price, a paid checkout, a subscription and its first invoice, and their events. */
 export async function seedCatalog(app: TestApplication, key = app.key, unitPrice = '0.5'): Promise<SeededCatalog> {
   const ok = async (method: string, path: string, body?: unknown) => {
     const response = await app.request(method, path, { key, ...(body === undefined ? {} : { body }), idempotencyKey: randomUUID() })
@@ -33,9 +34,11 @@ export async function seedCatalog(app: TestApplication, key = app.key, unitPrice
   const plan = await ok('POST', '/v1/products', { name: 'Plan', type: 'subscription', defaultPrice: { amount: '10', currency: 'USDC', model: 'subscription', interval: 'month' } })
   const subscription = await ok('POST', '/v1/subscriptions', { customerId: customer.id, productId: plan.id })
   const invoices = await ok('GET', '/v1/invoices?limit=1')
+  const events = await ok('GET', '/v1/events?limit=1')
   return {
     subscriptionId: subscription.id,
     invoiceId: invoices.items[0].id,
+    eventId: events.items[0].id,
     customerId: customer.id,
     meterId: meter.id,
     productId: product.id,
