@@ -11,7 +11,7 @@ import type { Scope } from '../src/accounts/scopes'
  *   (`items`, `hasMore`, `nextCursor`); anything else is returned as selected (aliases rename fields).
  */
 export interface RestRoute {
-  method: 'GET' | 'POST' | 'PATCH'
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE'
   path: string
   summary: string
   scopes: readonly Scope[]

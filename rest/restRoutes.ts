@@ -5,6 +5,7 @@ import { paymentRoutes } from './routes/paymentRoutes'
 import { productRoutes } from './routes/productRoutes'
 import { subscriptionRoutes } from './routes/subscriptionRoutes'
 import { usageRoutes } from './routes/usageRoutes'
+import { webhookEndpointRoutes } from './routes/webhookEndpointRoutes'
 
 /** Every /v1 endpoint. The router, the OpenAPI document and the scope tests all read this table. */
-export const restRoutes: RestRoute[] = [...customerRoutes, ...productRoutes, ...usageRoutes, ...paymentRoutes, ...subscriptionRoutes, ...eventRoutes]
+export const restRoutes: RestRoute[] = [...customerRoutes, ...productRoutes, ...usageRoutes, ...paymentRoutes, ...subscriptionRoutes, ...eventRoutes, ...webhookEndpointRoutes]

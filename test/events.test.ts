@@ -92,6 +92,20 @@ describe('events are recorded by the changes they describe, with data as GET ret
     expect(node.body.data.node).toEqual({ type: first.type })
   })
 
+  test('transaction.refunded when a refund is confirmed, with the transaction as GET returns it', async () => {
+    const key = await account()
+    const customer = await ok('POST', '/v1/customers', { name: 'Refunded' }, key)
+    const session = await ok('POST', '/v1/checkout/sessions', { mode: 'credits', customerId: customer.id, amount: '2.00', currency: 'USDC' }, key)
+    await ok('POST', `/v1/test_helpers/checkout/sessions/${session.id}/pay`, undefined, key)
+    const [paid] = (await ok('GET', '/v1/transactions', undefined, key)).items
+    await ok('POST', `/v1/transactions/${paid.id}/refund`, { amount: '0.50' }, key)
+    const partly = await ok('GET', `/v1/transactions/${paid.id}`, undefined, key)
+    await ok('POST', `/v1/transactions/${paid.id}/refund`, {}, key)
+    const whole = await ok('GET', `/v1/transactions/${paid.id}`, undefined, key)
+    expect(whole.status).toBe('refunded')
+    expect((await eventsOf(key, 'transaction.refunded')).map((event) => event.data)).toEqual([whole, partly])
+  })
+
   test('lists page newest first, filter by type, refuse bad parameters, and see only their account', async () => {
     const key = await account()
     for (let index = 0; index < 3; index += 1) await ok('POST', '/v1/customers', { name: `C${index}` }, key)

@@ -19,6 +19,7 @@ import './types/Subscription'
 import './types/Transaction'
 import './types/UsageEvent'
 import './types/UsdcProvider'
+import './types/WebhookEndpoint'
 
 builder.queryType({})
 builder.mutationType({})

@@ -1,12 +1,14 @@
 import type { DomainContext } from '../domain/DomainContext'
 import { createId } from '../domain/createId'
 import type { Refund } from '../generated/prisma/client'
+import { recordEvent } from '../events/recordEvent'
 
 /**
  * The provider's final word on one refund, applied exactly once (a conditional pending → outcome
  * update). Succeeded: the amount counts into the transaction's amountRefunded, which becomes
  * `refunded` when that equals its amount, and a refunded credits purchase takes the same amount back
- * out of the ledger (an `adjustment`) in this same transaction. Failed: nothing is counted.
+ * out of the ledger (an `adjustment`) in this same transaction, with its `transaction.refunded` event.
+ * Failed: nothing is counted.
  */
 export async function confirmRefund(context: DomainContext, refund: Refund, outcome: 'succeeded' | 'failed', failureReason?: string): Promise<boolean> {
   const { db, account } = context
@@ -36,5 +38,6 @@ export async function confirmRefund(context: DomainContext, refund: Refund, outc
       },
     })
   }
+  await recordEvent(context, 'transaction.refunded', { id: transaction.id })
   return true
 }

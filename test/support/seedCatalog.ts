@@ -12,9 +12,10 @@ export interface SeededCatalog {
   subscriptionId: string
   invoiceId: string
   eventId: string
+  endpointId: string
 }
 
-/** One of everything through the public API: a customer, a meter, a credits product and price, a paid checkout, a subscription and its first invoice, and their events. */
+/** One of everything through the public API: a customer, a meter, a credits product and price, a paid checkout, a subscription and its first invoice, their events, and a webhook endpoint. */
 export async function seedCatalog(app: TestApplication, key = app.key, unitPrice = '0.5'): Promise<SeededCatalog> {
   const ok = async (method: string, path: string, body?: unknown) => {
     const response = await app.request(method, path, { key, ...(body === undefined ? {} : { body }), idempotencyKey: randomUUID() })
@@ -35,10 +36,13 @@ export async function seedCatalog(app: TestApplication, key = app.key, unitPrice
   const subscription = await ok('POST', '/v1/subscriptions', { customerId: customer.id, productId: plan.id })
   const invoices = await ok('GET', '/v1/invoices?limit=1')
   const events = await ok('GET', '/v1/events?limit=1')
+  // No delivery worker runs in a test application, so nothing is ever sent to this address.
+  const endpoint = await ok('POST', '/v1/webhook_endpoints', { url: 'http://127.0.0.1:9/seeded', events: ['*'] })
   return {
     subscriptionId: subscription.id,
     invoiceId: invoices.items[0].id,
     eventId: events.items[0].id,
+    endpointId: endpoint.id,
     customerId: customer.id,
     meterId: meter.id,
     productId: product.id,

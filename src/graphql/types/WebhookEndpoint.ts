@@ -1,0 +1,141 @@
+import { eventTypes } from '../../events/eventTypes'
+import { createWebhookEndpoint } from '../../webhooks/createWebhookEndpoint'
+import { deleteWebhookEndpoint } from '../../webhooks/deleteWebhookEndpoint'
+import { getWebhookEndpoint } from '../../webhooks/getWebhookEndpoint'
+import { listWebhookAttempts } from '../../webhooks/listWebhookAttempts'
+import { listWebhookEndpoints } from '../../webhooks/listWebhookEndpoints'
+import { redeliverEvent, type Redelivery } from '../../webhooks/redeliverEvent'
+import { rotateWebhookEndpointSecret } from '../../webhooks/rotateWebhookEndpointSecret'
+import { updateWebhookEndpoint } from '../../webhooks/updateWebhookEndpoint'
+import { webhookEndpointLimits } from '../../webhooks/webhookEndpointRules'
+import type { WebhookEndpointView } from '../../webhooks/WebhookEndpointView'
+import { builder } from '../builder'
+import { resolveConnection } from '../connections'
+import { forwardConnectionArgs } from '../forwardConnectionArgs'
+import { authorize } from '../GraphQLContext'
+
+const WebhookEndpointStatusEnum = builder.enumType('WebhookEndpointStatus', { values: ['enabled', 'disabled'] as const })
+const WebhookAttemptStatusEnum = builder.enumType('WebhookAttemptStatus', { values: ['succeeded', 'failed'] as const })
+
+export const WebhookEndpointNode = builder.prismaNode('WebhookEndpoint', {
+  id: { field: 'id' },
+  description: 'Where the account\'s events are sent, signed per Standard Webhooks (CONTRACT §10).',
+  findUnique: (id, context) => ({ accountId_id: { accountId: context.caller?.account.id ?? '', id } }),
+  fields: (t) => ({
+    url: t.exposeString('url', { description: 'Normalised; https only on live accounts.' }),
+    events: t.exposeStringList('events', { description: `"*" or event types: ${eventTypes.join(', ')}.` }),
+    description: t.exposeString('description', { nullable: true }),
+    status: t.field({ type: WebhookEndpointStatusEnum, resolve: (endpoint) => endpoint.status }),
+    secret: t.string({
+      nullable: true,
+      description: 'The signing secret (whsec_…): only in the answer of createWebhookEndpoint and rotateWebhookEndpointSecret, null everywhere else.',
+      resolve: (endpoint) => (endpoint as WebhookEndpointView).revealedSecret ?? null,
+    }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+  }),
+})
+
+export const WebhookEndpointConnection = builder.connectionObject({ type: WebhookEndpointNode, name: 'WebhookEndpointConnection' }, { name: 'WebhookEndpointEdge' })
+
+export const WebhookAttemptNode = builder.prismaNode('WebhookAttempt', {
+  id: { field: 'id' },
+  description: 'One attempt to deliver an event to an endpoint, as it went.',
+  findUnique: (id, context) => ({ id, accountId: context.caller?.account.id ?? '' }),
+  fields: (t) => ({
+    eventId: t.exposeString('eventId'),
+    endpointId: t.exposeString('endpointId'),
+    attempt: t.exposeInt('attempt', { description: '1 for the first attempt of a delivery, then 2, 3, …' }),
+    status: t.field({ type: WebhookAttemptStatusEnum, resolve: (attempt) => attempt.status }),
+    responseStatus: t.exposeInt('responseStatus', { nullable: true, description: 'The receiver\'s HTTP status; null when none came.' }),
+    durationMs: t.exposeInt('durationMs'),
+    error: t.exposeString('error', { nullable: true, description: 'Why it failed, when it did.' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+  }),
+})
+
+export const WebhookAttemptConnection = builder.connectionObject({ type: WebhookAttemptNode, name: 'WebhookAttemptConnection' }, { name: 'WebhookAttemptEdge' })
+
+const DeletedWebhookEndpoint = builder.objectRef<{ id: string; deleted: true }>('DeletedWebhookEndpoint').implement({
+  fields: (t) => ({ id: t.exposeID('id'), deleted: t.exposeBoolean('deleted') }),
+})
+
+const EventRedelivery = builder.objectRef<Redelivery>('EventRedelivery').implement({
+  fields: (t) => ({
+    eventId: t.exposeID('eventId'),
+    endpointIds: t.exposeIDList('endpointIds', { description: 'Every enabled endpoint that matches the event now; each gets it again.' }),
+  }),
+})
+
+builder.queryFields((t) => ({
+  webhookEndpoint: t.field({
+    type: WebhookEndpointNode,
+    description: 'Scope: read.',
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, args, context) => getWebhookEndpoint(authorize(context, ['read']), String(args.id), 'id'),
+  }),
+  webhookEndpoints: t.field({
+    type: WebhookEndpointConnection,
+    description: 'Webhook endpoints, newest first (first: 1 to 500, default 100). Scope: read.',
+    args: forwardConnectionArgs,
+    resolve: (_root, args, context) => resolveConnection(context, ['read'], 'webhookEndpoints', args, (domain, page) => listWebhookEndpoints(domain, page)),
+  }),
+  webhookEndpointDeliveries: t.field({
+    type: WebhookAttemptConnection,
+    description: 'Every delivery attempt to one endpoint, newest first (first: 1 to 500, default 100). Scope: read.',
+    args: { ...forwardConnectionArgs, endpointId: t.arg.id({ required: true }) },
+    resolve: (_root, args, context) =>
+      resolveConnection(context, ['read'], `webhookAttempts:${String(args.endpointId)}`, args, (domain, page) => listWebhookAttempts(domain, String(args.endpointId), page)),
+  }),
+}))
+
+const CreateWebhookEndpointInput = builder.inputType('CreateWebhookEndpointInput', {
+  fields: (t) => ({
+    url: t.string({ required: true, description: `At most ${webhookEndpointLimits.url} characters; https on live accounts, http allowed on test accounts.` }),
+    events: t.stringList({ required: true, description: '"*" for every type, or event types.' }),
+    description: t.string({ required: false, description: `At most ${webhookEndpointLimits.description} characters.` }),
+  }),
+})
+
+const UpdateWebhookEndpointInput = builder.inputType('UpdateWebhookEndpointInput', {
+  description: 'Absent fields are left as they are; description null clears it.',
+  fields: (t) => ({
+    url: t.string({ required: false }),
+    events: t.stringList({ required: false }),
+    description: t.string({ required: false }),
+    status: t.field({ type: WebhookEndpointStatusEnum, required: false, description: 'disabled stops deliveries (those still owed are given up); enabled resumes with new events.' }),
+  }),
+})
+
+builder.mutationFields((t) => ({
+  createWebhookEndpoint: t.field({
+    type: WebhookEndpointNode,
+    description: `Scope: write. The answer holds the signing secret, shown only this once. At most ${webhookEndpointLimits.endpointsPerAccount} endpoints per account.`,
+    args: { input: t.arg({ type: CreateWebhookEndpointInput, required: true }) },
+    resolve: (_root, args, context) => createWebhookEndpoint(authorize(context, ['write']), args.input),
+  }),
+  updateWebhookEndpoint: t.field({
+    type: WebhookEndpointNode,
+    description: 'Scope: write.',
+    args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateWebhookEndpointInput, required: true }) },
+    resolve: (_root, args, context) => updateWebhookEndpoint(authorize(context, ['write']), String(args.id), args.input),
+  }),
+  deleteWebhookEndpoint: t.field({
+    type: DeletedWebhookEndpoint,
+    description: 'Scope: write.',
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, args, context) => deleteWebhookEndpoint(authorize(context, ['write']), String(args.id)),
+  }),
+  rotateWebhookEndpointSecret: t.field({
+    type: WebhookEndpointNode,
+    description: 'Scope: write. A new secret, shown only in this answer; the previous one keeps signing for 24 hours.',
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, args, context) => rotateWebhookEndpointSecret(authorize(context, ['write']), String(args.id)),
+  }),
+  redeliverEvent: t.field({
+    type: EventRedelivery,
+    description: 'Scope: write. Sends the event again to every enabled endpoint that matches it now.',
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, args, context) => redeliverEvent(authorize(context, ['write']), String(args.id)),
+  }),
+}))

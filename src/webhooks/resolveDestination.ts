@@ -1,0 +1,35 @@
+import { lookup } from 'node:dns/promises'
+import { isIP } from 'node:net'
+import { DomainError } from '../domain/DomainError'
+import { isPublicAddress } from './isPublicAddress'
+
+export interface Destination {
+  /** The address to connect to: the one that was checked, so a second DNS answer cannot swap it (rebinding). */
+  address: string
+  family: 4 | 6
+}
+
+/**
+ * Where a webhook URL's host points. On live accounts every address the name resolves to must be
+ * public (isPublicAddress); a name with any private answer is refused whole, so that no choice among
+ * its answers can reach a private one. Test accounts may send anywhere (a receiver on localhost).
+ */
+export async function resolveDestination(url: URL, mode: 'test' | 'live', param = 'url'): Promise<Destination> {
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1')
+  let addresses: { address: string; family: number }[]
+  if (isIP(host) !== 0) addresses = [{ address: host, family: isIP(host) }]
+  else if (mode === 'live' && (host === 'localhost' || host.endsWith('.localhost'))) addresses = [{ address: '127.0.0.1', family: 4 }]
+  else {
+    try {
+      addresses = await lookup(host, { all: true, verbatim: true })
+    } catch {
+      throw new DomainError('validation_error', `url's host ${host} does not resolve`, { param })
+    }
+  }
+  const first = addresses[0]
+  if (!first) throw new DomainError('validation_error', `url's host ${host} does not resolve`, { param })
+  if (mode === 'live' && !addresses.every((candidate) => isPublicAddress(candidate.address))) {
+    throw new DomainError('validation_error', 'url must not point to a loopback, private, link-local or otherwise internal address on a live account', { param })
+  }
+  return { address: first.address, family: first.family === 6 ? 6 : 4 }
+}
