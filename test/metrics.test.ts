@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
-import parsePrometheusTextFormat, { type PrometheusFamily } from 'parse-prometheus-text-format'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { startBillingRunner } from '../src/billing/startBillingRunner'
+import { metricValue, scrapeMetrics } from './support/scrapeMetrics'
 import { startTestApplication, type TestApplication } from './support/startTestApplication'
 
 // GET /metrics for operators: Prometheus text that a Prometheus parser reads, counters that move with
@@ -17,28 +17,8 @@ afterAll(async () => {
   await Promise.all([app.close(), closed.close()])
 })
 
-async function scrape(): Promise<{ text: string; families: PrometheusFamily[] }> {
-  const response = await fetch(`${app.baseUrl}/metrics`, { headers: { Authorization: `Bearer ${token}` } })
-  expect(response.status).toBe(200)
-  expect(response.headers.get('content-type')).toMatch(/^text\/plain/)
-  const text = await response.text()
-  const families = parsePrometheusTextFormat(text)
-  expect(families.find((family) => family.name === 'http_request_duration_seconds')?.type).toBe('HISTOGRAM')
-  // This parser folds a labelled histogram into one unlabelled sample; without its TYPE line each of
-  // _bucket, _sum and _count is read as a family of its own, labels kept.
-  const histogramsAsSamples = parsePrometheusTextFormat(text.replace(/^# TYPE \S+ histogram\n/gm, ''))
-  return { text, families: [...families.filter((family) => family.type !== 'HISTOGRAM'), ...histogramsAsSamples.filter((family) => family.type === 'UNTYPED')] }
-}
-
-/** The sum of the samples of `name` whose labels include `labels`; 0 when absent. */
-function valueOf(families: PrometheusFamily[], name: string, labels: Record<string, string> = {}): number {
-  // A histogram's label sets come one after the other, so the same _count name opens several families.
-  return families
-    .filter((candidate) => candidate.name === name)
-    .flatMap((family) => family.metrics)
-    .filter((sample) => Object.entries(labels).every(([key, value]) => sample.labels?.[key] === value))
-    .reduce((total, sample) => total + Number(sample.value ?? 0), 0)
-}
+const scrape = () => scrapeMetrics(app.baseUrl, token)
+const valueOf = metricValue
 
 async function ok(method: string, path: string, body?: unknown) {
   const response = await app.request(method, path, { ...(body === undefined ? {} : { body }), idempotencyKey: randomUUID() })

@@ -1,6 +1,7 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http'
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
 import { DomainError } from '../../domain/DomainError'
+import { pixOperationLabel, pixOutcome, pixRequestDuration } from '../../metrics/paymentProviderMetrics'
 
 // The account's PSP through the Central Bank's API Pix. One client serves every PSP: OAuth2 client
 // credentials (token cached until shortly before it expires, renewed at once when the PSP refuses
@@ -99,7 +100,8 @@ export class PixClient {
   private exchange(method: string, path: string, headers: Record<string, string>, body: string | undefined): Promise<{ status: number; body: unknown }> {
     const url = new URL(`${this.connection.apiUrl.replace(/\/$/, '')}${path}`)
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest
-    return new Promise((resolve, reject) => {
+    const endTimer = pixRequestDuration.startTimer({ operation: pixOperationLabel(method, path) })
+    return new Promise<{ status: number; body: unknown }>((resolve, reject) => {
       const unreachable = () => reject(new DomainError('unavailable', 'The PIX provider cannot be reached; try again shortly'))
       const outgoing = send(
         url,
@@ -133,7 +135,16 @@ export class PixClient {
       outgoing.on('timeout', () => outgoing.destroy(new Error('timeout')))
       outgoing.on('error', unreachable)
       outgoing.end(body)
-    })
+    }).then(
+      (response) => {
+        endTimer({ outcome: pixOutcome(response.status) })
+        return response
+      },
+      (error: unknown) => {
+        endTimer({ outcome: 'unreachable' })
+        throw error
+      },
+    )
   }
 }
 
