@@ -4,6 +4,7 @@ import { eventContextForAccount } from '../events/eventContextForAccount'
 import type { EventType } from '../events/eventTypes'
 import { recordEvent } from '../events/recordEvent'
 import { Prisma } from '../generated/prisma/client'
+import { collectInvoice } from '../invoices/collectInvoice'
 import { issueInvoice } from '../invoices/issueInvoice'
 import { nextPeriodEnd } from '../subscriptions/billingPeriods'
 
@@ -135,13 +136,13 @@ async function renewSubscription(db: Database, subscription: Prisma.Subscription
   const start = subscription.currentPeriodEnd
   const end = nextPeriodEnd(subscription.billingAnchor, subscription.price.interval ?? 'month', start)
   const context = await eventContextForAccount(db, subscription.accountId, start)
-  await issueInvoice(context, {
+  const { invoice } = await issueInvoice(context, {
     subscription,
     period: { start, end },
     usagePeriod: { start: subscription.currentPeriodStart, end: subscription.currentPeriodEnd },
-    collection: 'automatic',
     now: start,
   })
+  await collectInvoice(context, invoice, 'automatic')
   const renewed = await db.subscription.update({ where: { id: subscription.id }, data: { currentPeriodStart: start, currentPeriodEnd: end } })
   await recordEvent(context, 'subscription.updated', renewed)
   await syncSubscriptionEntitlement(context, renewed, 'active', start)

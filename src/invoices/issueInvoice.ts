@@ -3,8 +3,7 @@ import type { Database } from '../domain/DomainContext'
 import { createId } from '../domain/createId'
 import type { Currency } from '../domain/money'
 import { Prisma, type Invoice, type PaymentMethod, type Price, type Product, type Subscription } from '../generated/prisma/client'
-import { allocateDepositAddress } from '../payments/usdc/allocateDepositAddress'
-import { isAutomaticRail, invoiceDueDays } from '../subscriptions/paymentRails'
+import { invoiceDueDays } from '../subscriptions/paymentRails'
 
 export interface InvoiceRequest {
   subscription: Subscription & { price: Price; product: Product }
@@ -12,8 +11,6 @@ export interface InvoiceRequest {
   period: { start: Date; end: Date }
   /** The closed period whose subscription-mode usage is charged (none on the first invoice). */
   usagePeriod?: { start: Date; end: Date }
-  /** `automatic`: charge the rail now if it is an automatic one; `open`: leave it for the payer. */
-  collection: 'automatic' | 'open'
   now: Date
 }
 
@@ -30,9 +27,10 @@ interface DraftLine {
  * Writes the invoice of one subscription period: the period's fee (a `subscription` price) and the
  * closed period's usage under each `subscription`-mode metered price of the product, aggregated by the
  * meter (`sum` of quantities or `count` of events) over events whose timestamps fall in that period.
- * A zero total is paid at once; on an automatic rail it is charged at once; otherwise it stays open,
- * due `invoiceDueDays` after issue. At most one invoice exists per subscription and period (a unique
- * index); asked again, this returns the existing one and writes nothing.
+ * A zero total is paid at once (nothing to collect); otherwise it stays open, due `invoiceDueDays`
+ * after issue, and collecting it is the caller's next step (`collectInvoice`): issuing never records
+ * money. At most one invoice exists per subscription and period (a unique index); asked again, this
+ * returns the existing one and writes nothing.
  */
 export async function issueInvoice(context: EventContext, request: InvoiceRequest): Promise<{ invoice: Invoice; created: boolean }> {
   const { db } = context
@@ -53,10 +51,7 @@ export async function issueInvoice(context: EventContext, request: InvoiceReques
   }
   if (request.usagePeriod) lines.push(...(await usageLines(db, subscription, currency, request.usagePeriod)))
   const total = lines.reduce((sum, line) => sum.plus(line.amount), new Prisma.Decimal(0))
-  // usdc_pull with a provider is charged by a pull the watcher sends (it leaves the invoice open until
-  // the chain confirms it); without one (test accounts only) the sandbox charges it at once.
-  const usdcProvider = currency === 'USDC' ? await db.usdcProvider.findUnique({ where: { accountId: subscription.accountId } }) : null
-  const chargeNow = total.isZero() || (request.collection === 'automatic' && isAutomaticRail(subscription.paymentMethod) && !usdcProvider)
+  const paidNow = total.isZero()
   const invoiceId = createId('Invoice')
   const inserted = await db.invoice.createMany({
     data: {
@@ -64,16 +59,16 @@ export async function issueInvoice(context: EventContext, request: InvoiceReques
       accountId: subscription.accountId,
       customerId: subscription.customerId,
       subscriptionId: subscription.id,
-      status: chargeNow ? 'paid' : 'open',
+      status: paidNow ? 'paid' : 'open',
       currency,
       total,
       amountDue: total,
-      amountPaid: chargeNow ? total : 0,
+      amountPaid: 0,
       paymentMethod: subscription.paymentMethod as PaymentMethod,
       periodStart: period.start,
       periodEnd: period.end,
       dueDate: new Date(now.getTime() + invoiceDueDays * 86_400_000),
-      paidAt: chargeNow ? now : null,
+      paidAt: paidNow ? now : null,
       createdAt: now,
     },
     skipDuplicates: true,
@@ -82,16 +77,8 @@ export async function issueInvoice(context: EventContext, request: InvoiceReques
     return { invoice: await db.invoice.findUniqueOrThrow({ where: { subscriptionId_periodStart: { subscriptionId: subscription.id, periodStart: period.start } } }), created: false }
   }
   await db.invoiceLine.createMany({ data: lines.map((line, position) => ({ id: createId('InvoiceLine'), invoiceId, position, ...line })) })
-  const pulled = request.collection === 'automatic' && subscription.paymentMethod === 'usdc_pull'
-  if (usdcProvider && !chargeNow && !pulled) await allocateDepositAddress(db, subscription.accountId, { invoiceId })
   await recordEvent(context, 'invoice.created', { id: invoiceId })
-  if (chargeNow) await recordEvent(context, 'invoice.paid', { id: invoiceId })
-  if (chargeNow && !total.isZero()) {
-    const charge = await db.transaction.create({
-      data: { id: createId('Transaction'), accountId: subscription.accountId, customerId: subscription.customerId, invoiceId, status: 'succeeded', amount: total, currency, createdAt: now },
-    })
-    await recordEvent(context, 'transaction.succeeded', charge)
-  }
+  if (paidNow) await recordEvent(context, 'invoice.paid', { id: invoiceId })
   return { invoice: await db.invoice.findUniqueOrThrow({ where: { id: invoiceId } }), created: true }
 }
 

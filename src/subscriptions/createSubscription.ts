@@ -7,6 +7,7 @@ import { createId } from '../domain/createId'
 import type { Currency } from '../domain/money'
 import { syncSubscriptionEntitlement } from '../entitlements/syncSubscriptionEntitlement'
 import type { Invoice, PaymentMethod, Price, Product, Subscription } from '../generated/prisma/client'
+import { collectInvoice } from '../invoices/collectInvoice'
 import { issueInvoice } from '../invoices/issueInvoice'
 import { requirePixProvider } from '../payments/pix/requirePixProvider'
 import { requireUsdcProvider } from '../payments/usdc/requireUsdcProvider'
@@ -60,12 +61,12 @@ export async function createSubscription(
       },
       include: { price: true, product: true },
     })
-    const { invoice } = await issueInvoice(transaction, {
+    const { invoice: issued } = await issueInvoice(transaction, {
       subscription,
       period: { start: subscription.currentPeriodStart, end: subscription.currentPeriodEnd },
-      collection: 'open',
       now,
     })
+    const invoice = await collectInvoice(transaction, issued, 'open')
     let firstInvoice = invoice
     if (options.paidUpFront && invoice.status === 'open') {
       firstInvoice = await db.invoice.update({ where: { id: invoice.id }, data: { status: 'paid', amountPaid: invoice.total, paidAt: now } })
