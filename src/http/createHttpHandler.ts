@@ -83,11 +83,12 @@ async function dispatch(routes: HttpRoutes, request: IncomingMessage, response: 
     }
   }
   if (url.pathname.startsWith('/checkout/') || url.pathname.startsWith('/invoices/')) {
-    const page = await servePaymentPages(routes.services, method, url.pathname)
+    const acceptLanguage = request.headers['accept-language']
+    const page = await servePaymentPages(routes.services, { method, pathname: url.pathname, acceptLanguage })
     if (page) {
       scope.route = url.pathname.startsWith('/checkout/') ? '/checkout/{page}' : '/invoices/{page}'
-      response.writeHead(page.status, { ...page.headers, 'Content-Length': Buffer.byteLength(page.html) })
-      response.end(page.html)
+      response.writeHead(page.status, { ...page.headers, 'Content-Length': Buffer.byteLength(page.body) })
+      response.end(page.body)
       return
     }
   }
