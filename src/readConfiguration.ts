@@ -2,6 +2,7 @@ import { defaultHttpLimits, type HttpLimits } from './http/httpLimits'
 import type { GraphQLSettings } from './graphql/createYogaServer'
 import { defaultQueryLimits } from './graphql/queryLimits'
 import { defaultPaymentRails, type PaymentRails } from './Services'
+import { defaultWebhookDeliverySettings } from './webhooks/webhookDeliverySettings'
 
 /** The server's environment (CONTRACT §8), read once at start. */
 export interface Configuration {
@@ -23,6 +24,12 @@ export interface Configuration {
   http: HttpLimits
   /** GET /metrics is served (to this bearer token) only when set. */
   metricsToken: string | undefined
+  /** Webhook deliveries in flight in this process; 0 turns delivery off in this process. */
+  webhookConcurrency: number
+  /** A receiver's 2xx must arrive within this. */
+  webhookTimeoutSeconds: number
+  /** The waits before each retry; the default is CONTRACT §10's (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h). */
+  webhookRetryScheduleSeconds: number[]
 }
 
 export function readConfiguration(environment: NodeJS.ProcessEnv = process.env): Configuration {
@@ -40,6 +47,9 @@ export function readConfiguration(environment: NodeJS.ProcessEnv = process.env):
     billingIntervalSeconds: wholeNumber(environment, 'BILLING_INTERVAL_SECONDS', 10),
     rateLimitPerSecond: wholeNumber(environment, 'RATE_LIMIT_PER_SECOND', 1000),
     pixIntervalSeconds: wholeNumber(environment, 'PIX_INTERVAL_SECONDS', 5),
+    webhookConcurrency: wholeNumber(environment, 'WEBHOOK_CONCURRENCY', defaultWebhookDeliverySettings.concurrency),
+    webhookTimeoutSeconds: wholeNumber(environment, 'WEBHOOK_TIMEOUT_SECONDS', defaultWebhookDeliverySettings.timeoutMs / 1000),
+    webhookRetryScheduleSeconds: wholeNumbers(environment, 'WEBHOOK_RETRY_SCHEDULE_SECONDS', defaultWebhookDeliverySettings.retryScheduleMs.map((milliseconds) => milliseconds / 1000)),
     graphql: {
       introspection: environment.GRAPHQL_INTROSPECTION !== 'false',
       graphiql: environment.GRAPHIQL !== 'false',
@@ -72,4 +82,12 @@ function wholeNumber(environment: NodeJS.ProcessEnv, name: string, fallback: num
   const value = Number(text)
   if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a whole number, not ${text}`)
   return value
+}
+
+function wholeNumbers(environment: NodeJS.ProcessEnv, name: string, fallback: number[]): number[] {
+  const text = environment[name]
+  if (text === undefined || text === '') return fallback
+  const values = text.split(',').map((part) => Number(part.trim()))
+  if (values.some((value) => !Number.isInteger(value) || value < 0)) throw new Error(`${name} must be whole numbers separated by commas, not ${text}`)
+  return values
 }

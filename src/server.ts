@@ -9,6 +9,7 @@ import { startPixWorker } from './payments/pix/startPixWorker'
 import { startUsdcWatchers } from './payments/usdc/startUsdcWatchers'
 import { readConfiguration } from './readConfiguration'
 import { removeOldRateLimitWindows } from './accounts/RateLimiter'
+import { startWebhookWorker } from './webhooks/startWebhookWorker'
 
 // `npm start`: the listening process. Everything it serves is built by createApplication.
 
@@ -45,6 +46,17 @@ const usdcWatchers = startUsdcWatchers(prisma)
 
 const billingRunner = configuration.billingIntervalSeconds > 0 ? startBillingRunner(prisma, configuration.billingIntervalSeconds * 1000) : undefined
 const pixWorker = configuration.pixIntervalSeconds > 0 ? startPixWorker(prisma, configuration.pixIntervalSeconds * 1000) : undefined
+const webhookWorker =
+  configuration.webhookConcurrency > 0
+    ? startWebhookWorker(
+        { pool: application.services.database.pool, databaseUrl },
+        {
+          concurrency: configuration.webhookConcurrency,
+          timeoutMs: configuration.webhookTimeoutSeconds * 1000,
+          retryScheduleMs: configuration.webhookRetryScheduleSeconds.map((seconds) => seconds * 1000),
+        },
+      )
+    : undefined
 
 application.server.listen(configuration.port, configuration.host, () => {
   logInfo('listening', { url: `http://${configuration.host}:${configuration.port}`, graphql: '/graphql', rest: '/v1' })
@@ -57,7 +69,7 @@ async function shutdown(signal: string): Promise<void> {
   logInfo('shutting down', { signal })
   clearInterval(cleanup)
   // Stop accepting, let in-flight requests and the billing step in progress finish, then release the database.
-  await Promise.all([new Promise<void>((resolve) => application.server.close(() => resolve())), billingRunner?.stop(), usdcWatchers.stop(), pixWorker?.stop()])
+  await Promise.all([new Promise<void>((resolve) => application.server.close(() => resolve())), billingRunner?.stop(), usdcWatchers.stop(), pixWorker?.stop(), webhookWorker?.stop()])
   await application.close()
   await embedded?.stop()
   process.exit(0)

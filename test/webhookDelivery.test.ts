@@ -1,0 +1,286 @@
+import { randomUUID } from 'node:crypto'
+import { Webhook } from 'standardwebhooks'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { eventTypes } from '../src/events/eventTypes'
+import { startWebhookWorker, type WebhookWorker } from '../src/webhooks/startWebhookWorker'
+import { startTestApplication, type TestApplication } from './support/startTestApplication'
+import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from './support/startWebhookReceiver'
+
+// Delivery by the worker the server runs, against real receivers on 127.0.0.1, with a short injected
+// schedule: retries after 300, 600 and 900 ms, an endpoint disabled after 1.5 s of failure, 1 s timeout.
+const settings = { retryScheduleMs: [300, 600, 900], disableAfterMs: 1500, timeoutMs: 1000, pollIntervalMs: 50, concurrency: 16, perEndpointConcurrency: 2 }
+
+let app: TestApplication
+let worker: WebhookWorker
+const receivers: WebhookReceiver[] = []
+beforeAll(async () => {
+  app = await startTestApplication()
+  worker = startWebhookWorker({ pool: app.application.services.database.pool, databaseUrl: app.databaseUrl }, settings)
+})
+afterAll(async () => {
+  await worker.stop()
+  for (const receiver of receivers) await receiver.close()
+  await app.close()
+})
+
+async function receiver(): Promise<WebhookReceiver> {
+  const started = await startWebhookReceiver()
+  receivers.push(started)
+  return started
+}
+const account = (mode: 'test' | 'live' = 'test') => app.createKey({ account: `delivery-${randomUUID().slice(0, 8)}`, mode })
+async function ok(method: string, path: string, key: string, body?: unknown) {
+  const response = await app.request(method, path, { key, ...(body === undefined ? {} : { body }), idempotencyKey: randomUUID() })
+  expect(response.status, `${method} ${path}: ${JSON.stringify(response.body)}`).toBeLessThan(300)
+  return response.body.data
+}
+const endpoint = (key: string, url: string, events: string[] = ['*']) => ok('POST', '/v1/webhook_endpoints', key, { url, events })
+const parsed = (webhook: ReceivedWebhook) => JSON.parse(webhook.body) as { id: string; type: string; createdAt: string; data: Record<string, unknown> }
+const types = (received: ReceivedWebhook[]) => received.map((webhook) => parsed(webhook).type)
+async function attemptsOf(key: string, endpointId: string) {
+  return (await ok('GET', `/v1/webhook_endpoints/${endpointId}/deliveries?limit=500`, key)).items.reverse() as {
+    id: string
+    eventId: string
+    endpointId: string
+    attempt: number
+    status: string
+    responseStatus: number | null
+    durationMs: number
+    error: string | null
+    createdAt: string
+  }[]
+}
+async function until(condition: () => Promise<boolean>, what: string, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+}
+
+describe('delivery', () => {
+  test('each event arrives as GET /v1/events/{id} returns it, signed per Standard Webhooks, and the attempt is listed', async () => {
+    const key = await account()
+    const hooks = await receiver()
+    const created = await endpoint(key, `${hooks.url}/hooks`)
+    const customer = await ok('POST', '/v1/customers', key, { name: 'Ana' })
+    await hooks.waitFor((received) => received.length === 1)
+    const [webhook] = hooks.received
+    expect(webhook!.path).toBe('/hooks')
+    expect(webhook!.headers['content-type']).toBe('application/json')
+    // The reference verifier accepts it (signature over id.timestamp.body, timestamp within tolerance).
+    expect(new Webhook(created.secret).verify(webhook!.body, webhook!.headers)).toEqual(JSON.parse(webhook!.body))
+    expect(() => new Webhook(`whsec_${Buffer.alloc(32, 1).toString('base64')}`).verify(webhook!.body, webhook!.headers)).toThrow()
+    expect(() => new Webhook(created.secret).verify(webhook!.body.replace('Ana', 'Bob'), webhook!.headers)).toThrow()
+    const event = parsed(webhook!)
+    expect(webhook!.headers['webhook-id']).toBe(event.id)
+    expect(event).toEqual(await ok('GET', `/v1/events/${event.id}`, key))
+    expect(event).toMatchObject({ type: 'customer.created', data: customer })
+    expect(webhook!.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]+=*$/)
+
+    await until(async () => (await attemptsOf(key, created.id)).length === 1, 'the attempt record')
+    const [attempt] = await attemptsOf(key, created.id)
+    expect(attempt).toMatchObject({ eventId: event.id, endpointId: created.id, attempt: 1, status: 'succeeded', responseStatus: 200, error: null })
+    expect(attempt!.id).toMatch(/^wha_/)
+    expect(Math.abs(Number(webhook!.headers['webhook-timestamp']) * 1000 - Date.parse(attempt!.createdAt))).toBeLessThan(1000)
+  })
+
+  test('every event type, each produced by its real cause, reaches a "*" endpoint', async () => {
+    const key = await account()
+    const hooks = await receiver()
+    await endpoint(key, hooks.url)
+    const customer = await ok('POST', '/v1/customers', key, { name: 'Ana' })
+    await ok('PATCH', `/v1/customers/${customer.id}`, key, { email: 'ana@example.com' })
+    const meter = await ok('POST', '/v1/usage/meters', key, { name: 'Calls', aggregation: 'sum', unit: 'request', resetPeriod: 'never' })
+    await ok('POST', '/v1/products', key, { name: 'PAYG', type: 'metered', defaultPrice: { amount: '1', currency: 'USDC', model: 'metered', usageBillingMode: 'credits', meterId: meter.id } })
+    const session = await ok('POST', '/v1/checkout/sessions', key, { mode: 'credits', customerId: customer.id, amount: '1.00', currency: 'USDC' })
+    await ok('POST', `/v1/test_helpers/checkout/sessions/${session.id}/pay`, key)
+    await ok('POST', '/v1/usage/events', key, { customerId: customer.id, meterId: meter.id, quantity: 1, idempotencyKey: randomUUID() })
+    const [purchase] = (await ok('GET', '/v1/transactions', key)).items
+    await ok('POST', `/v1/transactions/${purchase.id}/refund`, key, {})
+    const plan = await ok('POST', '/v1/products', key, { name: 'Pro', type: 'subscription', defaultPrice: { amount: '10', currency: 'BRL', model: 'subscription', interval: 'month' } })
+    const subscription = await ok('POST', '/v1/subscriptions', key, { customerId: customer.id, productId: plan.id })
+    const [invoice] = (await ok('GET', '/v1/invoices', key)).items
+    await ok('POST', `/v1/test_helpers/invoices/${invoice.id}/fail`, key)
+    await ok('POST', `/v1/test_helpers/invoices/${invoice.id}/pay`, key)
+    await ok('POST', `/v1/subscriptions/${subscription.id}/cancel`, key)
+    await ok('POST', '/v1/checkout/sessions', key, { mode: 'credits', customerId: customer.id, amount: '5', currency: 'USDC' })
+    await ok('POST', '/v1/test_helpers/clock/advance', key, { seconds: 25 * 3600 })
+
+    const recorded = (await ok('GET', '/v1/events?limit=500', key)).items as { id: string }[]
+    await hooks.waitFor((received) => received.length >= recorded.length)
+    expect(new Set(types(hooks.received))).toEqual(new Set(eventTypes))
+    expect(hooks.received.map((webhook) => webhook.headers['webhook-id']).sort()).toEqual(recorded.map((event) => event.id).sort())
+  })
+
+  test('filters by type; a disabled endpoint gets nothing; an endpoint gets no backlog from before it existed', async () => {
+    const key = await account()
+    const updates = await receiver()
+    const everything = await receiver()
+    const disabledHooks = await receiver()
+    await endpoint(key, updates.url, ['customer.updated'])
+    await endpoint(key, everything.url, ['*'])
+    const disabled = await endpoint(key, disabledHooks.url, ['*'])
+    await ok('PATCH', `/v1/webhook_endpoints/${disabled.id}`, key, { status: 'disabled' })
+    const customer = await ok('POST', '/v1/customers', key, { name: 'Ana' })
+    await ok('PATCH', `/v1/customers/${customer.id}`, key, { name: 'Ana Maria' })
+    await everything.waitFor((received) => received.length === 2)
+    await updates.waitFor((received) => received.length === 1)
+    const late = await receiver()
+    await endpoint(key, late.url, ['*'])
+    await ok('PATCH', `/v1/customers/${customer.id}`, key, { name: 'Ana M.' })
+    await late.waitFor((received) => received.length === 1)
+    await everything.waitFor((received) => received.length === 3)
+    await updates.waitFor((received) => received.length === 2)
+    expect(types(updates.received)).toEqual(['customer.updated', 'customer.updated'])
+    expect(types(everything.received).sort()).toEqual(['customer.created', 'customer.updated', 'customer.updated'])
+    expect(types(late.received)).toEqual(['customer.updated'])
+    expect(disabledHooks.received).toEqual([])
+    expect(await attemptsOf(key, disabled.id)).toEqual([])
+  })
+
+  test('failures are retried on the injected schedule, each attempt recorded; a 3xx is a failure and is not followed', async () => {
+    const key = await account()
+    const hooks = await receiver()
+    const target = await receiver()
+    let calls = 0
+    hooks.answer = () => {
+      calls += 1
+      if (calls === 1) return { status: 500, body: 'down for maintenance' }
+      if (calls === 2) return { status: 302, headers: { location: `${target.url}/elsewhere` } }
+      if (calls === 3) return 'hang'
+      return { status: 204 }
+    }
+    const created = await endpoint(key, hooks.url)
+    await ok('POST', '/v1/customers', key, { name: 'Retry' })
+    await until(async () => (await attemptsOf(key, created.id)).some((attempt) => attempt.status === 'succeeded'), 'a successful attempt')
+    const attempts = await attemptsOf(key, created.id)
+    expect(attempts.map(({ attempt, status, responseStatus }) => ({ attempt, status, responseStatus }))).toEqual([
+      { attempt: 1, status: 'failed', responseStatus: 500 },
+      { attempt: 2, status: 'failed', responseStatus: 302 },
+      { attempt: 3, status: 'failed', responseStatus: null },
+      { attempt: 4, status: 'succeeded', responseStatus: 204 },
+    ])
+    expect(attempts[0]!.error).toBe('HTTP 500')
+    expect(attempts[1]!.error).toContain('redirects are not followed')
+    expect(attempts[2]!.error).toContain('no answer within')
+    expect(target.received).toEqual([])
+    // Never earlier than the schedule says (the n-th retry waits retryScheduleMs[n-1] after the failure before it).
+    const starts = attempts.map((attempt) => Date.parse(attempt.createdAt))
+    expect(starts[1]! - starts[0]!).toBeGreaterThanOrEqual(300)
+    expect(starts[2]! - starts[1]!).toBeGreaterThanOrEqual(600)
+    expect(starts[3]! - starts[2]!).toBeGreaterThanOrEqual(900 + settings.timeoutMs - 50)
+    expect(new Set(hooks.received.map((webhook) => webhook.headers['webhook-id'])).size).toBe(1)
+    const stored = await app.application.services.database.prisma.webhookAttempt.findFirstOrThrow({ where: { endpointId: created.id, attempt: 1 } })
+    expect(stored.responseBody).toBe('down for maintenance')
+  })
+
+  test('an endpoint failing longer than the limit is disabled, and what it was owed is given up', async () => {
+    const key = await account()
+    const hooks = await receiver()
+    hooks.answer = () => ({ status: 503 })
+    const created = await endpoint(key, hooks.url)
+    await ok('POST', '/v1/customers', key, { name: 'Down' })
+    await until(async () => (await ok('GET', `/v1/webhook_endpoints/${created.id}`, key)).status === 'disabled', 'the endpoint to be disabled')
+    const attempts = await attemptsOf(key, created.id)
+    expect(attempts.every((attempt) => attempt.status === 'failed')).toBe(true)
+    expect(Date.parse(attempts.at(-1)!.createdAt) - Date.parse(attempts[0]!.createdAt)).toBeGreaterThanOrEqual(settings.disableAfterMs)
+    const prisma = app.application.services.database.prisma
+    expect(await prisma.webhookDelivery.count({ where: { endpointId: created.id, status: 'pending' } })).toBe(0)
+    const before = hooks.received.length
+    await ok('POST', '/v1/customers', key, { name: 'After' })
+    expect(await prisma.webhookDelivery.count({ where: { endpointId: created.id } })).toBe(1)
+    expect(hooks.received.length).toBe(before)
+  })
+
+  test('a delivery that fails once more than the schedule allows is given up', async () => {
+    const key = await account()
+    const hooks = await receiver()
+    hooks.answer = () => ({ status: 500 })
+    const created = await endpoint(key, hooks.url, ['customer.created'])
+    const prisma = app.application.services.database.prisma
+    // failingSince kept fresh, so that only the schedule ends it (not the disabling).
+    const refresh = setInterval(() => void prisma.webhookEndpoint.update({ where: { id: created.id }, data: { failingSince: null } }).catch(() => undefined), 100)
+    try {
+      await ok('POST', '/v1/customers', key, { name: 'Gone' })
+      await until(async () => (await prisma.webhookDelivery.findFirst({ where: { endpointId: created.id } }))?.status === 'failed', 'the delivery to be given up')
+    } finally {
+      clearInterval(refresh)
+    }
+    expect((await attemptsOf(key, created.id)).map((attempt) => attempt.attempt)).toEqual([1, 2, 3, 4])
+    expect(hooks.received).toHaveLength(4)
+  })
+
+  test('rotation: both secrets sign for 24 hours, then only the new one', async () => {
+    const key = await account()
+    const hooks = await receiver()
+    const created = await endpoint(key, hooks.url)
+    const rotated = await ok('POST', `/v1/webhook_endpoints/${created.id}/rotate_secret`, key)
+    await ok('POST', '/v1/customers', key, { name: 'Rotated' })
+    await hooks.waitFor((received) => received.length === 1)
+    const [during] = hooks.received
+    expect(during!.headers['webhook-signature']!.split(' ')).toHaveLength(2)
+    expect(new Webhook(created.secret).verify(during!.body, during!.headers)).toBeTruthy()
+    expect(new Webhook(rotated.secret).verify(during!.body, during!.headers)).toBeTruthy()
+
+    // 24 hours later (the expiry moved to the past), the old secret no longer signs.
+    await app.application.services.database.prisma.webhookEndpoint.update({ where: { id: created.id }, data: { previousSecretExpiresAt: new Date(Date.now() - 1000) } })
+    await ok('POST', '/v1/customers', key, { name: 'After rotation' })
+    await hooks.waitFor((received) => received.length === 2)
+    const after = hooks.received[1]!
+    expect(after.headers['webhook-signature']!.split(' ')).toHaveLength(1)
+    expect(new Webhook(rotated.secret).verify(after.body, after.headers)).toBeTruthy()
+    expect(() => new Webhook(created.secret).verify(after.body, after.headers)).toThrow()
+  })
+
+  test('redeliver sends an event again to every enabled endpoint that matches it now', async () => {
+    const key = await account()
+    const hooks = await receiver()
+    const other = await receiver()
+    const first = await endpoint(key, hooks.url)
+    await ok('POST', '/v1/customers', key, { name: 'Again' })
+    await hooks.waitFor((received) => received.length === 1)
+    const second = await endpoint(key, other.url, ['customer.created'])
+    await endpoint(key, other.url, ['invoice.paid'])
+    const eventId = hooks.received[0]!.headers['webhook-id']!
+    const response = await app.request('POST', `/v1/events/${eventId}/redeliver`, { key, body: {} })
+    expect(response.status).toBe(202)
+    expect(response.body.data).toEqual({ eventId, endpointIds: [first.id, second.id] })
+    await hooks.waitFor((received) => received.length === 2)
+    await other.waitFor((received) => received.length === 1)
+    expect(hooks.received.map((webhook) => webhook.headers['webhook-id'])).toEqual([eventId, eventId])
+    expect(other.received[0]!.headers['webhook-id']).toBe(eventId)
+    const missing = await app.request('POST', '/v1/events/evt_00000000000000000000000000/redeliver', { key, body: {} })
+    expect(missing.status).toBe(404)
+    expect(missing.body.error.code).toBe('event_not_found')
+  })
+
+  test('a receiver that hangs holds only its own slots: other receivers and the API carry on', async () => {
+    const key = await account()
+    const slow = await receiver()
+    const fast = await receiver()
+    slow.answer = () => 'hang'
+    await endpoint(key, slow.url)
+    await endpoint(key, fast.url)
+    const count = 12
+    for (let index = 0; index < count; index += 1) await ok('POST', '/v1/customers', key, { name: `C${index}` })
+    await fast.waitFor((received) => received.length === count)
+    expect(slow.openNow()).toBeGreaterThan(0)
+    expect(slow.maxOpen()).toBeLessThanOrEqual(settings.perEndpointConcurrency)
+    slow.release()
+  })
+
+  test('live accounts: an address that turned internal after creation is refused at delivery time, and nothing is sent', async () => {
+    const key = await account('live')
+    const hooks = await receiver()
+    const created = await endpoint(key, 'https://93.184.215.14/hook')
+    // As if the name's DNS now answered with this machine (rebinding): the stored URL points inside.
+    await app.application.services.database.prisma.webhookEndpoint.update({ where: { id: created.id }, data: { url: `${hooks.url.replace('http:', 'https:')}/hook` } })
+    await ok('POST', '/v1/customers', key, { name: 'Live' })
+    await until(async () => (await attemptsOf(key, created.id)).length > 0, 'the refused attempt')
+    const [attempt] = await attemptsOf(key, created.id)
+    expect(attempt).toMatchObject({ status: 'failed', responseStatus: null })
+    expect(attempt!.error).toContain('internal address')
+    expect(hooks.received).toEqual([])
+  })
+})
