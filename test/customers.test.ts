@@ -22,6 +22,7 @@ describe('customers over REST', () => {
         externalId: 'user-1',
         name: 'Ana',
         email: 'ana@example.com',
+        taxId: null,
         metadata: { plan: 'pro' },
         createdAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
       },
@@ -37,7 +38,7 @@ describe('customers over REST', () => {
     const listed = await app.request('GET', '/v1/customers?externalId=user-1')
     expect(listed.status).toBe(200)
     expect(listed.body.data).toEqual({
-      items: [{ id, externalId: 'user-1', name: 'Ana', email: 'ana@example.com', createdAt: created.body.data.createdAt }],
+      items: [{ id, externalId: 'user-1', name: 'Ana', email: 'ana@example.com', taxId: null, createdAt: created.body.data.createdAt }],
       hasMore: false,
       nextCursor: null,
     })
@@ -167,7 +168,7 @@ describe('the graph', () => {
   test('GraphQL and REST return the same customer for the same id, and share cursors', async () => {
     const created = await create({ externalId: 'graph-1', name: 'Bia', email: 'bia@example.com', metadata: { tier: 2 } })
     const id = created.body.data.id
-    const result = await app.graphql('query($id: ID!) { customer(id: $id) { id externalId name email metadata createdAt } node(id: $id) { id ... on Customer { name } } }', { id })
+    const result = await app.graphql('query($id: ID!) { customer(id: $id) { id externalId name email taxId metadata createdAt } node(id: $id) { id ... on Customer { name } } }', { id })
     expect(result.body.errors).toBeUndefined()
     expect(result.body.data.customer).toEqual(created.body.data)
     expect(result.body.data.node).toEqual({ id, name: 'Bia' })

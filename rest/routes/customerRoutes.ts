@@ -1,7 +1,7 @@
 import type { RestRoute } from '../RestRoute'
 
-const customerFields = 'id externalId name email metadata createdAt'
-const customerListFields = 'id externalId name email createdAt'
+const customerFields = 'id externalId name email taxId metadata createdAt'
+const customerListFields = 'id externalId name email taxId createdAt'
 
 export const customerRoutes: RestRoute[] = [
   {

@@ -3,6 +3,7 @@ import { Prisma } from '../generated/prisma/client'
 import { validateMetadata, validateText } from '../domain/validateMetadata'
 import type { Customer } from '../generated/prisma/client'
 import { customerLimits } from './customerRules'
+import { validateTaxId } from './validateTaxId'
 import { getCustomer } from './getCustomer'
 import { recordEvent } from '../events/recordEvent'
 
@@ -10,6 +11,7 @@ import { recordEvent } from '../events/recordEvent'
 export interface UpdateCustomerInput {
   name?: string | null
   email?: string | null
+  taxId?: string | null
   metadata?: Record<string, unknown> | null
 }
 
@@ -17,6 +19,7 @@ export async function updateCustomer(context: DomainContext, customerId: string,
   const data: Prisma.CustomerUpdateInput = {}
   if (input.name !== undefined) data.name = input.name === null ? null : validateText(input.name, 'name', customerLimits.name)
   if (input.email !== undefined) data.email = input.email === null ? null : validateText(input.email, 'email', customerLimits.email)
+  if (input.taxId !== undefined) data.taxId = input.taxId === null ? null : validateTaxId(input.taxId)
   if (input.metadata !== undefined) {
     data.metadata = input.metadata === null ? Prisma.DbNull : (validateMetadata(input.metadata) as Prisma.InputJsonObject)
   }

@@ -28,6 +28,7 @@ export const errorStatuses = {
   unsupported_media_type: 415,
   idempotency_key_reused: 422,
   rail_not_available: 422,
+  tax_id_required: 422,
   rate_limited: 429,
   internal_error: 500,
   provider_error: 502,

@@ -43,6 +43,10 @@ export async function createSubscription(
     const product = await getProduct(transaction, input.productId)
     const price = await billedPrice(transaction, product)
     const paymentMethod = await chooseRail(transaction, price.currency as Currency, input.paymentMethod ?? null)
+    if (paymentMethod === 'pix_auto' && !options.paidUpFront && customer.taxId === null && (await db.pixProvider.findUnique({ where: { accountId: account.id }, select: { accountId: true } }))) {
+      // Pix Automático names the payer (CPF/CNPJ) in the recurrence the payer's bank authorizes.
+      throw new DomainError('tax_id_required', 'pix_auto needs the customer\'s taxId (CPF or CNPJ): set it on the customer first', { param: 'customerId' })
+    }
     const now = clock.now()
     const interval = price.interval ?? 'month'
     const subscription = await db.subscription.create({

@@ -26,6 +26,7 @@ export const CustomerType = builder.prismaNode('Customer', {
     externalId: t.exposeString('externalId', { nullable: true, description: 'Your own id for this customer; unique in the account.' }),
     name: t.exposeString('name', { nullable: true }),
     email: t.expose('email', { type: 'EmailAddress', nullable: true }),
+    taxId: t.exposeString('taxId', { nullable: true, description: 'The payer\'s CPF (11 digits) or CNPJ (14 characters), as Pix Automático needs it.' }),
     metadata: t.expose('metadata', { type: 'JSONObject', nullable: true, description: 'Up to 50 keys of your own data.' }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
@@ -102,6 +103,7 @@ const CreateCustomerInput = builder.inputType('CreateCustomerInput', {
     externalId: t.string({ required: false, description: `Unique in the account; at most ${customerLimits.externalId} characters.` }),
     name: t.string({ required: false }),
     email: t.field({ type: 'EmailAddress', required: false }),
+    taxId: t.string({ required: false, description: 'CPF or CNPJ with valid check digits (dots, dashes and slashes are dropped). Needed for pix_auto subscriptions on an account with a PIX provider.' }),
     metadata: t.field({ type: 'JSONObject', required: false }),
   }),
 })
@@ -111,6 +113,7 @@ const UpdateCustomerInput = builder.inputType('UpdateCustomerInput', {
   fields: (t) => ({
     name: t.string({ required: false }),
     email: t.field({ type: 'EmailAddress', required: false }),
+    taxId: t.string({ required: false, description: 'CPF or CNPJ with valid check digits (dots, dashes and slashes are dropped). Needed for pix_auto subscriptions on an account with a PIX provider.' }),
     metadata: t.field({ type: 'JSONObject', required: false }),
   }),
 })
