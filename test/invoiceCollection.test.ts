@@ -51,7 +51,7 @@ async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean): 
 async function renewPixAuto(key: string, accountName: string) {
   const { ok } = client(key)
   const prisma = app.application.services.database.prisma
-  const customer = await ok('POST', '/v1/customers', { name: 'Automática' })
+  const customer = await ok('POST', '/v1/customers', { name: 'Automática', taxId: '12345678909' })
   const plan = await ok('POST', '/v1/products', { name: 'Plano', type: 'subscription', defaultPrice: { amount: '49.90', currency: 'BRL', model: 'subscription', interval: 'month' } })
   const subscription = await ok('POST', '/v1/subscriptions', { customerId: customer.id, productId: plan.id, paymentMethod: 'pix_auto' })
   const account = await prisma.account.findUniqueOrThrow({ where: { name: accountName } })
