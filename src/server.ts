@@ -26,7 +26,7 @@ const application = await createApplication({
   ...(configuration.metricsToken ? { metricsToken: configuration.metricsToken } : {}),
 })
 const { prisma } = application.services.database
-if (configuration.bootstrapKey) await ensureBootstrapKey(prisma, systemClock, configuration.bootstrapKey)
+if (configuration.bootstrapKey) await ensureBootstrapKey({ db: prisma, clock: systemClock }, configuration.bootstrapKey)
 if (embedded?.created) {
   const firstKey = await createFirstKeyIfNone(prisma, systemClock)
   if (firstKey) {

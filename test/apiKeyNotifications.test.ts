@@ -2,6 +2,8 @@ import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { apiKeysChangedChannel } from '../src/accounts/ApiKeyCache'
 import { createApiKey } from '../src/accounts/createApiKey'
+import { ensureBootstrapKey } from '../src/accounts/ensureBootstrapKey'
+import { advanceClock } from '../src/billing/advanceClock'
 import { revokeApiKey } from '../src/accounts/revokeApiKey'
 import { setEnabledRails } from '../src/accounts/setEnabledRails'
 import type { DatabaseClient } from '../src/database/createDatabaseClient'
@@ -90,6 +92,34 @@ describe('key and account changes notify in their own transaction', () => {
 
     const changed = await app.graphql('mutation { setEnabledRails(rails: [usdc_pull]) { enabledRails } }', {}, key.key)
     expect(changed.body.data.setEnabledRails.enabledRails).toEqual(['usdc_pull'])
+    expect(await notificationsSoFar()).toBe(1)
+  })
+
+  test('ensureBootstrapKey: a failing NOTIFY leaves the key as it was; restoring its scopes notifies once', async () => {
+    const secret = 'bk_test_notifybootstrapnotifybootstrap01'
+    const key = await createApiKey(prisma, systemClock, { accountName: 'default', secret, scopes: ['read'] })
+    await notificationsSoFar()
+    await expect(ensureBootstrapKey({ db: clientWhoseNotifyFails(), clock: systemClock }, secret)).rejects.toThrow(/injected/)
+    expect((await prisma.apiKey.findUniqueOrThrow({ where: { id: key.id } })).scopes).toEqual(['read'])
+    expect(await notificationsSoFar()).toBe(0)
+
+    await ensureBootstrapKey({ db: prisma, clock: systemClock }, secret)
+    expect((await prisma.apiKey.findUniqueOrThrow({ where: { id: key.id } })).scopes.sort()).toEqual(['checkout:write', 'read', 'usage:write', 'write'])
+    expect(await notificationsSoFar()).toBe(1)
+  })
+
+  test('advanceClock: a failing NOTIFY leaves the clock where it was; an advance notifies once', async () => {
+    const key = await createApiKey(prisma, systemClock, { accountName: 'notify-clock', mode: 'test' })
+    const offset = async () => (await prisma.account.findUniqueOrThrow({ where: { id: key.accountId } })).clockOffsetMs
+    const account = { id: key.accountId, mode: 'test' as const, clockOffsetMs: 0 }
+    await notificationsSoFar()
+    await expect(advanceClock({ db: clientWhoseNotifyFails(), clock: systemClock, account }, 3600)).rejects.toThrow(/injected/)
+    expect(await offset()).toBe(0n)
+    expect(await notificationsSoFar()).toBe(0)
+
+    const moved = await app.graphql('mutation { advanceClockForTesting(input: { seconds: 3600 }) { now } }', {}, key.key)
+    expect(moved.body.errors).toBeUndefined()
+    expect(await offset()).toBe(3_600_000n)
     expect(await notificationsSoFar()).toBe(1)
   })
 

@@ -81,13 +81,13 @@ describe('keys', () => {
   test('BILLING_BOOTSTRAP_KEY: the key exists with all four scopes on the test account "default"', async () => {
     const prisma = app.application.services.database.prisma
     const secret = 'bk_test_bootstrapbootstrapbootstrap01'
-    await ensureBootstrapKey(prisma, { now: () => new Date() }, secret)
-    await ensureBootstrapKey(prisma, { now: () => new Date() }, secret)
+    await ensureBootstrapKey({ db: prisma, clock: { now: () => new Date() } }, secret)
+    await ensureBootstrapKey({ db: prisma, clock: { now: () => new Date() } }, secret)
     const stored = await prisma.apiKey.findMany({ where: { secretHash: hashKeySecret(secret) }, include: { account: true } })
     expect(stored).toHaveLength(1)
     expect(stored[0]!.account).toMatchObject({ name: 'default', mode: 'test' })
     expect(stored[0]!.scopes.sort()).toEqual(['checkout:write', 'read', 'usage:write', 'write'])
     expect((await app.request('GET', '/v1/customers', { key: secret })).status).toBe(200)
-    await expect(ensureBootstrapKey(prisma, { now: () => new Date() }, 'bk_live_bootstrapbootstrapbootstrap01')).rejects.toThrow(/test key/)
+    await expect(ensureBootstrapKey({ db: prisma, clock: { now: () => new Date() } }, 'bk_live_bootstrapbootstrapbootstrap01')).rejects.toThrow(/test key/)
   })
 })

@@ -1,6 +1,6 @@
 import { notifyApiKeysChanged } from '../accounts/notifyApiKeysChanged'
 import { DomainError } from '../domain/DomainError'
-import type { DomainContext } from '../domain/DomainContext'
+import { runInTransaction, type DomainContext } from '../domain/DomainContext'
 import { requireTestAccount } from '../domain/requireTestAccount'
 import { runBillingCycle } from './runBillingCycle'
 
@@ -23,11 +23,13 @@ export async function advanceClock(context: DomainContext, seconds: number): Pro
     throw new DomainError('validation_error', `seconds must be a whole number from 1 to ${maxSeconds}`, { param: 'seconds' })
   }
   await requireBoundedWork(context, seconds)
-  const account = await context.db.account.update({
-    where: { id: context.account.id },
-    data: { clockOffsetMs: { increment: BigInt(seconds) * 1000n } },
+  // The new offset and the NOTIFY that makes every process drop the keys cached with the old one are
+  // one transaction: neither commits without the other. Billing then runs in its own transactions.
+  const account = await runInTransaction(context.db, context.transactional ?? false, async (db) => {
+    const moved = await db.account.update({ where: { id: context.account.id }, data: { clockOffsetMs: { increment: BigInt(seconds) * 1000n } } })
+    await notifyApiKeysChanged(db)
+    return moved
   })
-  await notifyApiKeysChanged(context.db)
   const realNow = new Date()
   await runBillingCycle(context.db, { accountId: account.id, realNow, transactional: context.transactional ?? false })
   return { now: new Date(realNow.getTime() + Number(account.clockOffsetMs)) }
