@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http'
+import type { Server } from 'node:http'
 import { buildOpenApiDocument } from '../rest/buildOpenApiDocument'
 import { compileRoutes } from '../rest/compileRoutes'
 import { createRestHandler } from '../rest/handleRestRequest'
@@ -15,8 +15,8 @@ import { loadSigningSecret } from './database/loadSigningSecret'
 import { createYogaServer, defaultGraphQLSettings, type GraphQLSettings } from './graphql/createYogaServer'
 import { schema } from './graphql/schema'
 import { countQueryErrors } from './metrics/databaseMetrics'
-import { answerMalformedRequest } from './http/answerMalformedRequest'
 import { createHttpHandler } from './http/createHttpHandler'
+import { createHttpServer, type HttpServer } from './http/createHttpServer'
 import { defaultHttpLimits, type HttpLimits } from './http/httpLimits'
 
 export interface ApplicationOptions {
@@ -31,9 +31,9 @@ export interface ApplicationOptions {
   /** Serves GET /metrics to scrapers that send it as a bearer token; no /metrics when unset. */
   metricsToken?: string
   http?: HttpLimits
+  /** The server to serve on (already listening, e.g. answering probes while the database was awaited); `http` is then its business. */
+  httpServer?: HttpServer
 }
-
-
 
 export interface Application {
   services: Services
@@ -72,22 +72,11 @@ export async function createApplication(options: ApplicationOptions): Promise<Ap
     openApiDocument: buildOpenApiDocument(compiledRoutes, options.publicUrl),
     metricsToken: options.metricsToken,
   })
-  const limits = options.http ?? defaultHttpLimits
-  const server = createServer(
-    {
-      requestTimeout: limits.requestTimeoutMs,
-      headersTimeout: limits.headersTimeoutMs,
-      // How often the timeouts above are enforced (Node checks every 30 s by default).
-      connectionsCheckingInterval: Math.max(100, Math.min(1000, Math.floor(limits.headersTimeoutMs / 4))),
-      keepAliveTimeout: 5_000,
-    },
-    handler,
-  )
-  server.maxConnections = limits.maxConnections
-  server.on('clientError', answerMalformedRequest)
+  const httpServer = options.httpServer ?? createHttpServer(options.http ?? defaultHttpLimits)
+  httpServer.serve(handler)
   return {
     services,
-    server,
+    server: httpServer.server,
     close: async () => {
       await services.rateLimiter.close()
       await apiKeyCache.close()

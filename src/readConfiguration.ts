@@ -36,6 +36,7 @@ export function readConfiguration(environment: NodeJS.ProcessEnv = process.env):
   const port = Number(environment.PORT ?? 3000)
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, not ${environment.PORT}`)
   const host = environment.HOST ?? '127.0.0.1'
+  const http = readHttpLimits(environment)
   return {
     port,
     host,
@@ -61,11 +62,7 @@ export function readConfiguration(environment: NodeJS.ProcessEnv = process.env):
         maxTokens: wholeNumber(environment, 'GRAPHQL_MAX_TOKENS', defaultQueryLimits.maxTokens),
       },
     },
-    http: {
-      requestTimeoutMs: wholeNumber(environment, 'HTTP_REQUEST_TIMEOUT_SECONDS', defaultHttpLimits.requestTimeoutMs / 1000) * 1000,
-      headersTimeoutMs: wholeNumber(environment, 'HTTP_HEADERS_TIMEOUT_SECONDS', defaultHttpLimits.headersTimeoutMs / 1000) * 1000,
-      maxConnections: wholeNumber(environment, 'HTTP_MAX_CONNECTIONS', defaultHttpLimits.maxConnections),
-    },
+    http,
     paymentRails: {
       pixKey: environment.PIX_KEY || defaultPaymentRails.pixKey,
       pixMerchantName: environment.PIX_MERCHANT_NAME || defaultPaymentRails.pixMerchantName,
@@ -73,6 +70,25 @@ export function readConfiguration(environment: NodeJS.ProcessEnv = process.env):
       usdcAddress: environment.USDC_PAYMENT_ADDRESS || defaultPaymentRails.usdcAddress,
       usdcNetwork: environment.USDC_NETWORK || defaultPaymentRails.usdcNetwork,
     },
+  }
+}
+
+/**
+ * Node refuses to create a server whose headers timeout exceeds its request timeout (0 turns either
+ * off); the same rule is checked here, so that the process stops with one line naming the variables.
+ */
+function readHttpLimits(environment: NodeJS.ProcessEnv): HttpLimits {
+  const requestSeconds = wholeNumber(environment, 'HTTP_REQUEST_TIMEOUT_SECONDS', defaultHttpLimits.requestTimeoutMs / 1000)
+  const headersSeconds = wholeNumber(environment, 'HTTP_HEADERS_TIMEOUT_SECONDS', defaultHttpLimits.headersTimeoutMs / 1000)
+  if (requestSeconds > 0 && headersSeconds > requestSeconds) {
+    throw new Error(
+      `HTTP_HEADERS_TIMEOUT_SECONDS (${headersSeconds}) must not exceed HTTP_REQUEST_TIMEOUT_SECONDS (${requestSeconds}): the headers are part of the request`,
+    )
+  }
+  return {
+    requestTimeoutMs: requestSeconds * 1000,
+    headersTimeoutMs: headersSeconds * 1000,
+    maxConnections: wholeNumber(environment, 'HTTP_MAX_CONNECTIONS', defaultHttpLimits.maxConnections),
   }
 }
 

@@ -29,7 +29,8 @@ export interface MigrationOutcome {
 }
 
 export async function applyMigrations(databaseUrl: string): Promise<MigrationOutcome> {
-  const client = new pg.Client({ connectionString: databaseUrl })
+  // A host that drops packets fails the attempt in seconds, not after the system's TCP timeout.
+  const client = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 10_000 })
   await client.connect()
   try {
     await client.query('SELECT pg_advisory_lock($1)', [prismaMigrateAdvisoryLock])

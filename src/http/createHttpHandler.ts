@@ -46,7 +46,7 @@ export function createHttpHandler(routes: HttpRoutes): (request: IncomingMessage
       dispatch(routes, request, response, requestId, scope).catch((error: unknown) => {
         const classified = classifyAndLog(error)
         if (response.headersSent) return response.destroy()
-        send(response, errorResponse(classified))
+        sendResponse(response, errorResponse(classified))
       })
     })
   }
@@ -64,7 +64,7 @@ async function dispatch(routes: HttpRoutes, request: IncomingMessage, response: 
       } catch (error) {
         if (!(error instanceof DomainError && error.code === 'payload_too_large')) throw error
         discardRestOfBody(request)
-        return send(response, errorResponse(error))
+        return sendResponse(response, errorResponse(error))
       }
       // Read here, within the limit, whatever the framing (Content-Length or chunked); yoga's Node
       // adapter takes an already read body from `request.body` instead of reading the stream again.
@@ -119,11 +119,11 @@ async function dispatch(routes: HttpRoutes, request: IncomingMessage, response: 
       throw new DomainError('invalid_json', 'The body is not valid JSON')
     }
     await receivePixCallback(routes.services.database.prisma, pixCallback[1]!, body)
-    return send(response, { status: 200, headers: {}, body: { received: true } })
+    return sendResponse(response, { status: 200, headers: {}, body: { received: true } })
   }
-  if (url.pathname === '/healthz') return send(response, { status: 200, headers: {}, body: { status: 'ok' } })
-  if (url.pathname === '/readyz') return send(response, await readiness(routes.services))
-  if (url.pathname === '/v1/openapi.json' && method === 'GET') return send(response, { status: 200, headers: {}, body: routes.openApiDocument })
+  if (url.pathname === '/healthz') return sendResponse(response, { status: 200, headers: {}, body: { status: 'ok' } })
+  if (url.pathname === '/readyz') return sendResponse(response, await readiness(routes.services))
+  if (url.pathname === '/v1/openapi.json' && method === 'GET') return sendResponse(response, { status: 200, headers: {}, body: routes.openApiDocument })
   if (url.pathname === '/v1' || url.pathname.startsWith('/v1/')) {
     let bodyTooLarge = false
     const restResponse = await routes.rest({
@@ -147,9 +147,9 @@ async function dispatch(routes: HttpRoutes, request: IncomingMessage, response: 
       },
     })
     if (bodyTooLarge) discardRestOfBody(request)
-    return send(response, restResponse)
+    return sendResponse(response, restResponse)
   }
-  send(response, errorResponse(new DomainError('not_found', `Nothing at ${url.pathname}`)))
+  sendResponse(response, errorResponse(new DomainError('not_found', `Nothing at ${url.pathname}`)))
 }
 
 async function readiness(services: Services): Promise<RestResponse> {
@@ -200,7 +200,8 @@ function readBody(request: IncomingMessage, limit: number): Promise<Buffer> {
   })
 }
 
-function send(response: ServerResponse, result: RestResponse): void {
+/** The envelope (or any JSON body) with its status and headers. */
+export function sendResponse(response: ServerResponse, result: RestResponse): void {
   const body = JSON.stringify(result.body)
   response.writeHead(result.status, {
     ...result.headers,

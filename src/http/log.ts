@@ -9,6 +9,12 @@ export function logInfo(message: string, fields: Record<string, unknown> = {}): 
   process.stdout.write(`${JSON.stringify({ level: 'info', time: new Date().toISOString(), message, ...fields })}\n`)
 }
 
+/** Something an operator should see that is not a bug (no stack): one line on stderr. */
+export function logWarning(message: string, fields: Record<string, unknown> = {}): void {
+  if (process.env.LOG_LEVEL === 'silent') return
+  process.stderr.write(`${JSON.stringify({ level: 'warn', time: new Date().toISOString(), message, ...fields })}\n`)
+}
+
 export function logError(error: unknown): void {
   if (process.env.LOG_LEVEL === 'silent') return
   const requestId = currentRequestId()

@@ -11,8 +11,12 @@ export interface ServerProcess {
   stop(signal: NodeJS.Signals): Promise<number | null>
 }
 
-/** `npm start` as a real process (the listening server, with its own billing runner), ready when /healthz answers. */
-export async function spawnServer(environment: NodeJS.ProcessEnv, port?: number): Promise<ServerProcess> {
+/**
+ * `npm start` as a real process (the listening server, with its own billing runner), returned when
+ * `readyWhen` answers 200: /readyz (database reachable and migrated) unless the test wants the
+ * process as soon as it is alive (/healthz answers while the database is still awaited).
+ */
+export async function spawnServer(environment: NodeJS.ProcessEnv, port?: number, readyWhen: '/readyz' | '/healthz' = '/readyz'): Promise<ServerProcess> {
   const chosenPort = port ?? (await findFreePort())
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
     env: { ...process.env, LOG_LEVEL: 'info', PORT: String(chosenPort), ...environment },
@@ -25,7 +29,7 @@ export async function spawnServer(environment: NodeJS.ProcessEnv, port?: number)
   const baseUrl = `http://127.0.0.1:${chosenPort}`
   const deadline = Date.now() + 60_000
   for (;;) {
-    if (await fetch(`${baseUrl}/healthz`).then((response) => response.ok, () => false)) break
+    if (await fetch(`${baseUrl}${readyWhen}`).then((response) => response.ok, () => false)) break
     if (child.exitCode !== null || Date.now() > deadline) throw new Error(`the server did not start: ${output}`)
     await new Promise((resolve) => setTimeout(resolve, 100))
   }

@@ -8,7 +8,8 @@ export interface TcpProxy {
   close(): Promise<void>
 }
 
-export async function startTcpProxy(targetHost: string, targetPort: number): Promise<TcpProxy> {
+/** Listens on `listenPort` when given (a port a client was already told about), else on a free one. */
+export async function startTcpProxy(targetHost: string, targetPort: number, listenPort = 0): Promise<TcpProxy> {
   const sockets = new Set<Socket>()
   let up = true
   const server = createServer((client) => {
@@ -25,7 +26,7 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
     client.on('close', () => upstream.destroy())
     upstream.on('close', () => client.destroy())
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  await new Promise<void>((resolve) => server.listen(listenPort, '127.0.0.1', resolve))
   const port = (server.address() as AddressInfo).port
   return {
     port,
