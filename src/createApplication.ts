@@ -16,7 +16,7 @@ import { createYogaServer, defaultGraphQLSettings, type GraphQLSettings } from '
 import { schema } from './graphql/schema'
 import { countQueryErrors } from './metrics/databaseMetrics'
 import { createHttpHandler } from './http/createHttpHandler'
-import { createHttpServer, type HttpServer } from './http/createHttpServer'
+import { createHttpServer, type HttpServer, type RequestHandler } from './http/createHttpServer'
 import { defaultHttpLimits, type HttpLimits } from './http/httpLimits'
 
 export interface ApplicationOptions {
@@ -31,13 +31,18 @@ export interface ApplicationOptions {
   /** Serves GET /metrics to scrapers that send it as a bearer token; no /metrics when unset. */
   metricsToken?: string
   http?: HttpLimits
-  /** The server to serve on (already listening, e.g. answering probes while the database was awaited); `http` is then its business. */
+  /**
+   * The server the caller made (already listening, answering probes while the database was awaited):
+   * the caller hands it `handler` when it is ready to serve; `http` is then the caller's business.
+   */
   httpServer?: HttpServer
 }
 
 export interface Application {
   services: Services
   server: Server
+  /** Every request of `server` goes here (at once, unless the caller brought its own server). */
+  handler: RequestHandler
   /** Closes the database pool; the caller stops the HTTP server first. */
   close(): Promise<void>
 }
@@ -72,11 +77,11 @@ export async function createApplication(options: ApplicationOptions): Promise<Ap
     openApiDocument: buildOpenApiDocument(compiledRoutes, options.publicUrl),
     metricsToken: options.metricsToken,
   })
-  const httpServer = options.httpServer ?? createHttpServer(options.http ?? defaultHttpLimits)
-  httpServer.serve(handler)
+  const httpServer = options.httpServer ?? createHttpServer(options.http ?? defaultHttpLimits, handler)
   return {
     services,
     server: httpServer.server,
+    handler,
     close: async () => {
       await services.rateLimiter.close()
       await apiKeyCache.close()

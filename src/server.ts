@@ -88,6 +88,8 @@ running.webhookWorker =
       )
     : undefined
 
+// Ready: from now on every request is served (and /readyz asks the database itself).
+httpServer.serve(application.handler)
 logInfo('ready', { url: `http://${configuration.host}:${configuration.port}` })
 
 async function shutdown(signal: string): Promise<void> {
