@@ -83,14 +83,15 @@ describe('configuring the USDC provider', () => {
     await app.createKey({ account: 'cli-shop' })
     const keyFile = path.join(tmpdir(), `usdc-signer-${process.pid}`)
     await writeFile(keyFile, `${signerKey}\n`)
-    const flags = ['accounts', '--', 'usdc', '--account', 'cli-shop', '--rpc-url', chain.rpcUrl, '--chain-id', '31337', '--token', token, '--xpub', merchantXpub()]
+    // `npm run accounts --` is `tsx src/cli/accounts.ts`: run it through tsx directly (no npm start-up under load).
+    const flags = ['--import', 'tsx', 'src/cli/accounts.ts', 'usdc', '--account', 'cli-shop', '--rpc-url', chain.rpcUrl, '--chain-id', '31337', '--token', token, '--xpub', merchantXpub()]
     const environment: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: app.databaseUrl }
-    const { stdout } = await run('npm', ['run', '--silent', ...flags, '--confirmations', '2', '--signer-key-file', keyFile, '--json'], { env: environment })
+    const { stdout } = await run(process.execPath, [...flags, '--confirmations', '2', '--signer-key-file', keyFile, '--json'], { env: environment })
     expect(JSON.parse(stdout)).toMatchObject({ chainId: 31337, token, confirmations: 2, signerAddress: fundedAccount(1).address })
     expect(stdout).not.toContain(signerKey.slice(2))
     const { BILLING_SECRETS_KEY: _unset, ...withoutKey } = environment
-    const refused = await run('npm', ['run', '--silent', ...flags, '--signer-key-file', keyFile], { env: withoutKey }).catch((error: { code: number; stderr: string }) => error)
+    const refused = await run(process.execPath, [...flags, '--signer-key-file', keyFile], { env: withoutKey }).catch((error: { code: number; stderr: string }) => error)
     expect('code' in refused && refused.code).toBe(2)
     expect((refused as { stderr: string }).stderr).toContain('BILLING_SECRETS_KEY is not set')
-  })
+  }, 180_000)
 })

@@ -4,6 +4,7 @@ import type { Currency } from '../domain/money'
 import type { PaymentRails } from '../Services'
 import type { PixPageInstructions } from '../payments/pix/readPixPageInstructions'
 import { buildUsdcPaymentLink, chainName } from '../payments/usdc/buildUsdcPaymentLink'
+import { toTokenUnits } from '../payments/usdc/tokenUnits'
 import type { UsdcInstructions } from '../payments/usdc/readUsdcPaymentInstructions'
 import type { PageLanguage } from './choosePageLanguage'
 import { escapeHtml } from './escapeHtml'
@@ -43,9 +44,8 @@ export interface Payable {
 }
 
 export interface UsdcPageInstructions {
+  /** usdc_pull invoices carry the signer the payer approves for later periods (approveSpender). */
   instructions: UsdcInstructions
-  /** usdc_pull: the signer the payer approves for later periods. */
-  approveSpender?: string | null
 }
 
 export interface PageOptions {
@@ -145,21 +145,25 @@ async function renderPixInstructions(payable: Payable, rails: PaymentRails, text
         ${received}`
 }
 
-async function renderUsdcInstructions({ instructions, approveSpender }: UsdcPageInstructions): Promise<string> {
+async function renderUsdcInstructions({ instructions }: UsdcPageInstructions): Promise<string> {
   const network = escapeHtml(chainName(instructions.chainId))
+  const approve = instructions.approveSpender
+    ? `<h3>${instructions.rail === 'usdc_pull' ? 'Allowance' : 'For the next periods'}</h3>
+      <p>Later invoices are collected from the wallet that pays this one by <code>transferFrom</code>. From that
+      wallet, call <code>approve(spender, amount)</code> on the token <code>${escapeHtml(instructions.token)}</code> with
+      spender <code data-testid="usdc-spender">${escapeHtml(instructions.approveSpender)}</code> and an amount such as
+      <code data-testid="usdc-approve-amount">${escapeHtml(toUnits(instructions.approveAmount ?? '0'))}</code>
+      (${escapeHtml(instructions.approveAmount ?? '0')} USDC, twelve periods of this amount; any amount works,
+      and each period needs its own amount available).</p>`
+    : ''
   if (instructions.rail === 'usdc_pull') {
     return `<h2>Paid from your wallet</h2>
       <p>This invoice is collected from <code data-testid="usdc-payer">${escapeHtml(instructions.payer)}</code> on ${network}
-      (token <code>${escapeHtml(instructions.token)}</code>); keep enough USDC there and the allowance in place.</p>`
+      (token <code>${escapeHtml(instructions.token)}</code>); keep enough USDC there and the allowance in place.</p>
+      ${approve}`
   }
   const link = buildUsdcPaymentLink(instructions.token, instructions.chainId, instructions.address, instructions.amount)
   const qr = await QRCode.toString(link, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 })
-  const approve = approveSpender
-    ? `<h3>For the next periods</h3>
-      <p>Later invoices are collected from the wallet that pays this one. Approve
-      <code data-testid="usdc-spender">${escapeHtml(approveSpender)}</code> to spend USDC
-      (token <code>${escapeHtml(instructions.token)}</code>) from it: <code>approve(spender, amount)</code>.</p>`
-    : ''
   return `<h2>Pay with USDC</h2>
     <p>Send exactly <strong data-testid="usdc-amount">${escapeHtml(instructions.amount)} USDC</strong> on
     <span data-testid="usdc-network">${network}</span> to this address (it is for this payment only):</p>
@@ -169,4 +173,9 @@ async function renderUsdcInstructions({ instructions, approveSpender }: UsdcPage
     <div class="qr" aria-label="USDC payment QR code">${qr}</div>
     <p><a href="${escapeHtml(link)}" data-testid="usdc-link">Open in a wallet</a></p>
     ${approve}`
+}
+
+/** The token's integer units, as `approve` takes them. */
+function toUnits(amount: string): string {
+  return toTokenUnits(amount).toString()
 }

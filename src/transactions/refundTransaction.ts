@@ -4,13 +4,15 @@ import { createId } from '../domain/createId'
 import { parseAmount, type Currency } from '../domain/money'
 import type { Transaction } from '../generated/prisma/client'
 import { requestPixRefunds } from '../payments/pix/requestPixRefunds'
+import { requestUsdcRefund } from '../payments/usdc/requestUsdcRefund'
 import { confirmRefund } from './confirmRefund'
 import { getTransaction } from './getTransaction'
 
 /**
  * Asks the transaction's provider to give money back (CONTRACT §9): by default all that is neither
  * refunded nor already asked for. The refund counts only once the provider confirms it (see
- * confirmRefund). PIX: a devolução per Pix that paid it. A test account's sandbox payment (no
+ * confirmRefund). PIX: a devolução per Pix that paid it. USDC: a transfer from the signer to the payer
+ * (requestUsdcRefund). A test account's sandbox payment (no
  * provider took it) is refunded at once, as the sandbox settles everything else.
  */
 export async function refundTransaction(context: DomainContext, transactionId: string, amountText: string | null | undefined): Promise<Transaction> {
@@ -29,6 +31,8 @@ export async function refundTransaction(context: DomainContext, transactionId: s
     const pixPayments = await db.pixPayment.findMany({ where: { transactionId: paid.id, accountId: transaction.account.id }, orderBy: { paidAt: 'asc' } })
     if (pixPayments.length > 0) {
       await requestPixRefunds(transaction, paid, pixPayments, amount)
+    } else if (await requestUsdcRefund(transaction, paid, amount)) {
+      // Sent by the signer from the watcher loop after this commits; counted when confirmed.
     } else if (transaction.account.mode === 'test') {
       const refund = await db.refund.create({
         data: { id: createId('Refund'), accountId: transaction.account.id, transactionId: paid.id, rail: 'sandbox', providerReference: paid.id, amount, status: 'pending', createdAt: transaction.clock.now() },

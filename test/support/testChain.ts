@@ -15,10 +15,13 @@ export function fundedAccount(index: number) {
   return mnemonicToAccount(testMnemonic, { addressIndex: index })
 }
 
-/** The merchant's receiving wallet: an xpub at m/44'/60'/0' (children 0/i are its deposit addresses). */
-export function merchantXpub(): string {
+/**
+ * A merchant's receiving wallet: an xpub at m/44'/60'/N' (children 0/i are its deposit addresses).
+ * Accounts sharing a chain in one test need their own N, as two real merchants have their own wallets.
+ */
+export function merchantXpub(wallet = 0): string {
   const root = HDKey.fromMasterSeed(mnemonicToSeedSync('legal winner thank year wave sausage worth useful legal winner thank yellow'))
-  return root.derive("m/44'/60'/0'").publicExtendedKey
+  return root.derive(`m/44'/60'/${wallet}'`).publicExtendedKey
 }
 
 export interface TestChain {

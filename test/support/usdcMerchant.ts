@@ -17,7 +17,7 @@ export async function setUpUsdcMerchant(
   app: TestApplication,
   chain: TestChain,
   token: string,
-  options: { key?: string; confirmations?: number; signer?: boolean; pollSeconds?: number } = {},
+  options: { key?: string; confirmations?: number; signer?: boolean; pollSeconds?: number; wallet?: number } = {},
 ): Promise<UsdcMerchant> {
   const key = options.key ?? app.key
   const configured = await app.graphql(
@@ -27,7 +27,7 @@ export async function setUpUsdcMerchant(
         rpcUrl: chain.rpcUrl,
         chainId: chain.chainId,
         token,
-        xpub: merchantXpub(),
+        xpub: merchantXpub(options.wallet ?? 0),
         confirmations: options.confirmations ?? 3,
         pollSeconds: options.pollSeconds ?? 1,
         ...(options.signer ? { signerKey } : {}),

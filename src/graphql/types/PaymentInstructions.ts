@@ -8,6 +8,10 @@ import { requestLoader } from '../requestLoader'
 // CONTRACT §9: how to pay a checkout session or an invoice, null until instructions exist. One union
 // for every rail; REST returns the same object without __typename.
 
+// usdc_pull invoices: the payer approves the signer once, later periods are pulled (CONTRACT §9.2).
+const approveSpenderDescription = 'usdc_pull invoices: the signer to `approve` on the token, so later periods are collected by transferFrom.'
+const approveAmountDescription = 'A suggested allowance (major units): twelve periods of this amount. Each period pulls what it is due.'
+
 const UsdcPaymentInstructionsType = builder.objectRef<UsdcPaymentInstructions>('UsdcPaymentInstructions').implement({
   description: 'Send exactly `amount` of the token to `address` on chain `chainId`.',
   fields: (t) => ({
@@ -17,6 +21,8 @@ const UsdcPaymentInstructionsType = builder.objectRef<UsdcPaymentInstructions>('
     address: t.exposeString('address', { description: 'A deposit address of this payable alone (EIP-55).' }),
     amount: t.exposeString('amount'),
     amountReceived: t.exposeString('amountReceived', { description: 'Confirmed transfers to the address.' }),
+    approveSpender: t.exposeString('approveSpender', { nullable: true, description: approveSpenderDescription }),
+    approveAmount: t.exposeString('approveAmount', { nullable: true, description: approveAmountDescription }),
   }),
 })
 
@@ -27,7 +33,9 @@ const UsdcPullPaymentInstructionsType = builder.objectRef<UsdcPullPaymentInstruc
     chainId: t.exposeInt('chainId'),
     token: t.exposeString('token'),
     payer: t.exposeString('payer'),
-    amountReceived: t.exposeString('amountReceived'),
+    amountReceived: t.exposeString('amountReceived', { description: 'What the confirmed pull collected.' }),
+    approveSpender: t.exposeString('approveSpender', { nullable: true, description: approveSpenderDescription }),
+    approveAmount: t.exposeString('approveAmount', { nullable: true, description: approveAmountDescription }),
   }),
 })
 

@@ -21,8 +21,5 @@ export async function readUsdcPageInstructions(db: Database, kind: 'checkout' | 
       pullPayer: invoice.paymentMethod === 'usdc_pull' ? { accountId: invoice.accountId, payer: invoice.subscription.usdcPayer } : null,
     },
   ])
-  if (!instructions) return undefined
-  const pulled = invoice.paymentMethod === 'usdc_pull' && instructions.rail === 'usdc' && !invoice.subscription.usdcPayer
-  const provider = pulled ? await db.usdcProvider.findUnique({ where: { accountId: invoice.accountId } }) : null
-  return { instructions, approveSpender: provider?.signerAddress ?? null }
+  return instructions ? { instructions } : undefined
 }

@@ -2,6 +2,7 @@ import { getAddress, type PublicClient } from 'viem'
 import type { DatabaseClient } from '../../database/createDatabaseClient'
 import { logError, logInfo } from '../../http/log'
 import { createChainClient } from './createChainClient'
+import { runUsdcSendWork } from './runUsdcSendWork'
 import { scanUsdcTransfers } from './scanUsdcTransfers'
 
 export interface UsdcWatchers {
@@ -22,8 +23,10 @@ interface Loop {
  * The chain watchers of this server process: one loop per chain and token however many accounts
  * share it. Every `settingsMilliseconds` the configured providers are read again, so a provider
  * configured or changed by the CLI or the mutation is watched within seconds (no restart), and the
- * loop's confirmations and poll interval follow the settings. Every step is safe with several
- * processes doing the same (see scanUsdcTransfers).
+ * loop's confirmations and poll interval follow the settings. Each step scans deposits, then does
+ * the signer's work (pulls and refunds, runUsdcSendWork). Every step is safe with several processes
+ * doing the same (see scanUsdcTransfers, requestUsdcPulls, signUsdcSends). The scan waits for the
+ * deepest confirmations any account on the chain and token asks for; sends use their own account's.
  */
 export function startUsdcWatchers(prisma: DatabaseClient, settingsMilliseconds = 2000): UsdcWatchers {
   const loops = new Map<string, Loop>()
@@ -36,6 +39,9 @@ export function startUsdcWatchers(prisma: DatabaseClient, settingsMilliseconds =
     try {
       const scanned = await scanUsdcTransfers(prisma, loop.client, { chainId, token, confirmations })
       if (scanned.recorded > 0) logInfo('usdc transfers recorded', { chainId, token, ...scanned })
+      // Pulls and refunds: deposits first, so a pull's payer known from this scan is pulled at once.
+      const sent = await runUsdcSendWork(prisma, loop.client, chainId, token)
+      if (sent.requested + sent.signed + sent.finished > 0) logInfo('usdc sends', { chainId, token, ...sent })
       if (loop.failing) logInfo('usdc watcher reading again', { chainId, token })
       loop.failing = false
     } catch (error) {

@@ -1,0 +1,43 @@
+import type { DatabaseClient } from '../../database/createDatabaseClient'
+import { contextForAccount, runInTransaction } from '../../domain/DomainContext'
+import { DomainError } from '../../domain/DomainError'
+import type { UsdcSend } from '../../generated/prisma/client'
+import { settleInvoicePayment } from '../../invoices/settleInvoicePayment'
+import { confirmRefund } from '../../transactions/confirmRefund'
+
+/**
+ * A send's final outcome, applied exactly once (a conditional move from pending or signed), with
+ * what it means in the same transaction: a pull that succeeded pays its invoice (the subscription
+ * active again), one that failed is a failed transaction and `past_due`; a refund is confirmed or
+ * failed through confirmRefund (a refunded credits purchase gives its credits back there).
+ */
+export async function finishUsdcSend(prisma: DatabaseClient, send: UsdcSend, outcome: 'succeeded' | 'failed', failureReason?: string): Promise<boolean> {
+  return runInTransaction(prisma, false, async (db) => {
+    const moved = await db.usdcSend.updateMany({
+      where: { id: send.id, status: { in: ['pending', 'signed'] } },
+      data: { status: outcome, ...(failureReason ? { failureReason: failureReason.slice(0, 500) } : {}) },
+    })
+    if (moved.count === 0) return false
+    const account = await db.account.findUniqueOrThrow({ where: { id: send.accountId } })
+    const context = { ...contextForAccount(db, account), transactional: true }
+    if (send.kind === 'pull') {
+      try {
+        await settleInvoicePayment(context, send.invoiceId!, outcome)
+      } catch (error) {
+        // Paid by a transfer to its deposit address meanwhile: the pulled money is recorded on the
+        // send (refundable), the invoice is not paid twice.
+        if (!(error instanceof DomainError) || error.code !== 'invalid_state') throw error
+        await db.usdcSend.update({ where: { id: send.id }, data: { failureReason: 'the invoice was already paid when this pull confirmed' } })
+        return true
+      }
+      if (outcome === 'succeeded') {
+        const recorded = await db.transaction.findFirst({ where: { invoiceId: send.invoiceId!, status: 'succeeded' }, orderBy: { createdAt: 'desc' } })
+        if (recorded) await db.usdcSend.update({ where: { id: send.id }, data: { transactionId: recorded.id } })
+      }
+      return true
+    }
+    const refund = await db.refund.findUniqueOrThrow({ where: { id: send.refundId! } })
+    await confirmRefund(context, refund, outcome, failureReason)
+    return true
+  })
+}

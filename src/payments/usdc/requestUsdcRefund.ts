@@ -1,0 +1,54 @@
+import { getAddress } from 'viem'
+import type { DomainContext } from '../../domain/DomainContext'
+import { DomainError } from '../../domain/DomainError'
+import { createId } from '../../domain/createId'
+import type { Decimal } from '../../domain/money'
+import type { Transaction } from '../../generated/prisma/client'
+
+/**
+ * A USDC refund (CONTRACT §9): when the transaction's money came on chain (a confirmed pull, or
+ * transfers to the deposit address of its checkout session or invoice), records the Refund and the
+ * send that carries it out, `pending`, in the caller's transaction. Nothing touches the chain here:
+ * the watcher loop signs, stores and broadcasts it after this commits (signUsdcSends), and the refund
+ * counts once its receipt succeeded at the account's depth (confirmUsdcSends). The money goes back to
+ * the payer of a pull, or to the sender of the first transfer that paid. False when no USDC payment
+ * is behind the transaction.
+ */
+export async function requestUsdcRefund(context: DomainContext, paid: Transaction, amount: Decimal): Promise<boolean> {
+  const { db, account } = context
+  if (paid.currency !== 'USDC') return false
+  const pull = await db.usdcSend.findFirst({ where: { accountId: account.id, kind: 'pull', transactionId: paid.id, status: 'succeeded' } })
+  let recipient = pull?.fromAddress ?? undefined
+  if (!recipient) {
+    const target = paid.checkoutId ? { checkoutSessionId: paid.checkoutId } : paid.invoiceId ? { invoiceId: paid.invoiceId } : undefined
+    const deposit = target ? await db.usdcDepositAddress.findFirst({ where: { accountId: account.id, ...target } }) : null
+    const first = deposit
+      ? await db.usdcTransfer.findFirst({ where: { depositAddressId: deposit.id }, orderBy: [{ blockNumber: 'asc' }, { transactionHash: 'asc' }, { logPosition: 'asc' }] })
+      : null
+    recipient = first?.fromAddress
+  }
+  if (!recipient) return false
+  const provider = await db.usdcProvider.findUnique({ where: { accountId: account.id } })
+  if (!provider?.signerAddress || !provider.encryptedSignerKey) {
+    throw new DomainError('invalid_state', 'This account\'s USDC provider has no signer key: configure one to refund on chain', { param: 'id' })
+  }
+  const refundId = createId('Refund')
+  await db.refund.create({
+    data: { id: refundId, accountId: account.id, transactionId: paid.id, rail: 'usdc', providerReference: refundId, amount, status: 'pending', createdAt: context.clock.now() },
+  })
+  await db.usdcSend.create({
+    data: {
+      id: createId('UsdcSend'),
+      accountId: account.id,
+      kind: 'refund',
+      refundId,
+      chainId: provider.chainId,
+      token: provider.token,
+      signerAddress: getAddress(provider.signerAddress),
+      toAddress: getAddress(recipient),
+      amount,
+      status: 'pending',
+    },
+  })
+  return true
+}
