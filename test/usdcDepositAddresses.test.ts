@@ -31,7 +31,7 @@ describe('deposit addresses', () => {
     expect(new Set(addresses).size).toBe(3)
     const expected = [0, 1, 2].map((index) => deriveDepositAddress(merchantXpub(), index))
     expect([...addresses].sort()).toEqual([...expected].sort())
-    expect(sessions[0].payment).toEqual({ rail: 'usdc', chainId: 31337, token, address: sessions[0].payment.address, amount: '1.500000', amountReceived: '0.000000' })
+    expect(sessions[0].payment).toEqual({ rail: 'usdc', chainId: 31337, token, address: sessions[0].payment.address, amount: '1.500000', amountReceived: '0.000000', approveSpender: null, approveAmount: null })
     const read = await merchant.ok('GET', `/v1/checkout/sessions/${sessions[1].id}`)
     expect(read.payment).toMatchObject({ address: sessions[1].payment.address, amount: '2.000000' })
     const graph = await app.graphql(`query($id: ID!) { checkoutSession(id: $id) { payment { __typename ... on UsdcPaymentInstructions { address amount } } } }`, { id: sessions[2].id })
