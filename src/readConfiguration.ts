@@ -60,6 +60,7 @@ export function readConfiguration(environment: NodeJS.ProcessEnv = process.env):
         maxCost: wholeNumber(environment, 'GRAPHQL_MAX_COST', defaultQueryLimits.maxCost),
         maxBodyBytes: wholeNumber(environment, 'GRAPHQL_MAX_BODY_BYTES', defaultQueryLimits.maxBodyBytes),
         maxTokens: wholeNumber(environment, 'GRAPHQL_MAX_TOKENS', defaultQueryLimits.maxTokens),
+        maxResponseBytes: wholeNumber(environment, 'GRAPHQL_MAX_RESPONSE_BYTES', defaultQueryLimits.maxResponseBytes),
       },
     },
     http,

@@ -80,7 +80,7 @@ describe('graph links', () => {
     const purchases = many.data.creditLedger.edges.filter((edge: { node: { checkoutSession: unknown } }) => edge.node.checkoutSession)
     for (const { node } of purchases) expect(node.checkoutSession).toMatchObject({ customer: { id: node.customer.id }, product: null, subscription: null })
 
-    const ledger = await app.graphql('query($id: String!) { creditLedger(customerId: $id, first: 5) { edges { node { kind usageEvent { id meter { id } } checkoutSession { id } customer { id } } } } }', {
+    const ledger = await app.graphql('query($id: ID!) { creditLedger(customerId: $id, first: 5) { edges { node { kind usageEvent { id meter { id } } checkoutSession { id } customer { id } } } } }', {
       id: subscriptions[0].customerId,
     })
     const kinds = ledger.body.data.creditLedger.edges.map((edge: { node: { kind: string; usageEvent: unknown; checkoutSession: unknown } }) => [edge.node.kind, Boolean(edge.node.usageEvent), Boolean(edge.node.checkoutSession)])

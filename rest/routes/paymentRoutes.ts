@@ -12,7 +12,7 @@ export const paymentRoutes: RestRoute[] = [
     summary: 'A customer\'s credit balance in one currency (default USDC)',
     scopes: ['read'],
     idempotency: 'ignored',
-    operation: `query GetCreditBalance($customerId: String!, $currency: Currency) {
+    operation: `query GetCreditBalance($customerId: ID!, $currency: Currency) {
       creditBalance(customerId: $customerId, currency: $currency) { customerId currency balance updatedAt }
     }`,
   },

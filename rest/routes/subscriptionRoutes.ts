@@ -25,7 +25,7 @@ export const subscriptionRoutes: RestRoute[] = [
     summary: 'List subscriptions, newest first',
     scopes: ['read'],
     idempotency: 'ignored',
-    operation: `query ListSubscriptions($customerId: String, $limit: Int, $before: String) {
+    operation: `query ListSubscriptions($customerId: ID, $limit: Int, $before: String) {
       subscriptions(customerId: $customerId, first: $limit, after: $before) {
         edges { node { id status customerId productId currentPeriodEnd createdAt } } pageInfo { hasNextPage endCursor }
       }
@@ -78,7 +78,7 @@ export const subscriptionRoutes: RestRoute[] = [
     summary: 'A customer\'s entitlements, newest first',
     scopes: ['read'],
     idempotency: 'ignored',
-    operation: `query ListEntitlements($customerId: String!, $limit: Int, $before: String) {
+    operation: `query ListEntitlements($customerId: ID!, $limit: Int, $before: String) {
       entitlements(customerId: $customerId, first: $limit, after: $before) {
         edges { node { ${entitlementFields} } } pageInfo { hasNextPage endCursor }
       }

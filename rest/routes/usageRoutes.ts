@@ -19,7 +19,7 @@ export const usageRoutes: RestRoute[] = [
     summary: 'List usage events, newest first',
     scopes: ['read'],
     idempotency: 'ignored',
-    operation: `query ListUsageEvents($customerId: String, $meterId: String, $limit: Int, $before: String) {
+    operation: `query ListUsageEvents($customerId: ID, $meterId: ID, $limit: Int, $before: String) {
       usageEvents(customerId: $customerId, meterId: $meterId, first: $limit, after: $before) { edges { node { ${eventFields} } } pageInfo { hasNextPage endCursor } }
     }`,
   },

@@ -20,6 +20,20 @@ export interface GraphQLContext {
   authenticationFailure: DomainError | undefined
   /** Per-request batch loaders (one per nested list and page), so nested connections are not N+1. */
   loaders: Map<string, unknown>
+  /** Bytes the response may still take (GRAPHQL_MAX_RESPONSE_BYTES); lists charge their rows before reading them. */
+  responseBytesLeft: number
+}
+
+/**
+ * Takes `bytes` from the response's budget, or refuses: a response too large for the budget fails with
+ * a clear error before its rows are read, instead of exhausting the server's memory.
+ */
+export function chargeResponse(context: GraphQLContext, bytes: number): void {
+  if (bytes > context.responseBytesLeft) {
+    context.responseBytesLeft = 0
+    throw new DomainError('validation_error', 'This response would be too large: ask for smaller pages, fewer nested lists or leave out metadata', { param: 'first' })
+  }
+  context.responseBytesLeft -= bytes
 }
 
 /**

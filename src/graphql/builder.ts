@@ -14,6 +14,8 @@ export const builder = new SchemaBuilder<{
   Context: GraphQLContext
   PrismaTypes: PrismaTypes
   DefaultFieldNullability: false
+  /** What every connection carries besides its edges (connections.ts counts lazily). */
+  Connection: { totalCount?: () => Promise<number> }
   Scalars: {
     DateTime: { Input: Date; Output: Date }
     EmailAddress: { Input: string; Output: string }

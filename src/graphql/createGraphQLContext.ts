@@ -6,6 +6,7 @@ import { classifyError } from '../domain/classifyError'
 import { accountClock, systemClock, type Database } from '../domain/DomainContext'
 import type { DomainError } from '../domain/DomainError'
 import type { GraphQLContext } from './GraphQLContext'
+import { defaultQueryLimits } from './queryLimits'
 
 export interface ContextSource {
   services: Services
@@ -15,6 +16,8 @@ export interface ContextSource {
   authorization?: string | null
   /** The transaction the request runs in, when it has one. */
   db?: Database
+  /** The response's byte budget (GRAPHQL_MAX_RESPONSE_BYTES). */
+  maxResponseBytes?: number
 }
 
 export async function createGraphQLContext(source: ContextSource): Promise<GraphQLContext> {
@@ -31,5 +34,5 @@ export async function createGraphQLContext(source: ContextSource): Promise<Graph
       authenticationFailure = classifyError(error)
     }
   }
-  return { services: source.services, db, transactional: source.db !== undefined, clock: caller ? accountClock(caller.account) : systemClock, requestId: source.requestId, caller, authenticationFailure, loaders: new Map() }
+  return { services: source.services, db, transactional: source.db !== undefined, clock: caller ? accountClock(caller.account) : systemClock, requestId: source.requestId, caller, authenticationFailure, loaders: new Map(), responseBytesLeft: source.maxResponseBytes ?? defaultQueryLimits.maxResponseBytes }
 }

@@ -87,6 +87,6 @@ export function createYogaServer(services: Services, settings: GraphQLSettings =
     renderGraphiQL: renderLocalGraphiQL,
     maskedErrors: { maskError: (error) => maskError(error) },
     context: ({ request }) =>
-      createGraphQLContext({ services, requestId: currentRequestId() ?? 'unknown', authorization: request.headers.get('authorization') }),
+      createGraphQLContext({ services, requestId: currentRequestId() ?? 'unknown', authorization: request.headers.get('authorization'), maxResponseBytes: settings.limits.maxResponseBytes }),
   })
 }

@@ -20,9 +20,11 @@ export interface QueryLimits {
   maxBodyBytes: number
   /** Tokens of one document, checked before it is parsed (and so before it can enter the parse cache). */
   maxTokens: number
+  /** Bytes one response may hold, charged by lists before they read their rows (GraphQLContext.ts). */
+  maxResponseBytes: number
 }
 
-export const defaultQueryLimits: QueryLimits = { maxDepth: 12, maxAliases: 30, maxCost: 50_000, maxBodyBytes: 100_000, maxTokens: 2_000 }
+export const defaultQueryLimits: QueryLimits = { maxDepth: 12, maxAliases: 30, maxCost: 50_000, maxBodyBytes: 100_000, maxTokens: 2_000, maxResponseBytes: 16_000_000 }
 
 const unknownPageSize = 100
 

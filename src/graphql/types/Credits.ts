@@ -1,10 +1,10 @@
 import { getCreditBalance } from '../../credits/getCreditBalance'
-import { listCreditLedger } from '../../credits/listCreditLedger'
+import { creditLedgerList, type CreditLedgerFilter } from '../../credits/creditLedgerList'
 import type { CreditBalanceView } from '../../credits/getCreditBalance'
 import { formatAmount } from '../../domain/money'
 import { builder } from '../builder'
-import { resolveConnection } from '../connections'
-import { forwardConnectionArgs } from '../forwardConnectionArgs'
+import { countConnection, readOrder, resolveRecordConnection, totalCountDescription } from '../connections'
+import { orderByInput, pageArguments, TimeRangeInput } from '../pageArguments'
 import { authorize } from '../GraphQLContext'
 import { CurrencyEnum, LedgerEntryKindEnum } from './enums'
 
@@ -33,19 +33,41 @@ export const CreditLedgerEntryNode = builder.prismaNode('CreditLedgerEntry', {
   }),
 })
 
-export const CreditLedgerConnection = builder.connectionObject({ type: CreditLedgerEntryNode, name: 'CreditLedgerConnection' }, { name: 'CreditLedgerEdge' })
+export const CreditLedgerConnection = builder.connectionObject({ type: CreditLedgerEntryNode, name: 'CreditLedgerConnection', fields: (t) => ({ totalCount: t.int({ description: totalCountDescription, resolve: countConnection }) }) }, { name: 'CreditLedgerEdge' })
+
+const CreditLedgerOrder = orderByInput('CreditLedgerOrder', { CREATED_AT: 'createdAt' })
+
+/** The filters and order of every ledger list (the top-level one adds customerId). */
+export const creditLedgerListArguments = builder.args((t) => ({
+  ...pageArguments,
+  currency: t.field({ type: CurrencyEnum, required: false }),
+  kind: t.field({ type: LedgerEntryKindEnum, required: false }),
+  createdAt: t.field({ type: TimeRangeInput, required: false }),
+  orderBy: t.field({ type: CreditLedgerOrder, required: false, description: 'Default: newest first.' }),
+}))
+
+export function creditLedgerFilter(args: { currency?: string | null; kind?: string | null; createdAt?: CreditLedgerFilter['createdAt'] }): CreditLedgerFilter {
+  return { currency: args.currency, kind: args.kind, createdAt: args.createdAt }
+}
 
 builder.queryFields((t) => ({
   creditBalance: t.field({
     type: CreditBalanceType,
     description: 'Scope: read.',
-    args: { customerId: t.arg.string({ required: true }), currency: t.arg({ type: CurrencyEnum, required: false }) },
-    resolve: (_root, args, context) => getCreditBalance(authorize(context, ['read']), args.customerId, args.currency ?? 'USDC'),
+    args: { customerId: t.arg.id({ required: true }), currency: t.arg({ type: CurrencyEnum, required: false }) },
+    resolve: (_root, args, context) => getCreditBalance(authorize(context, ['read']), String(args.customerId), args.currency ?? 'USDC'),
   }),
   creditLedger: t.field({
     type: CreditLedgerConnection,
     description: 'A customer\'s credit ledger, newest first. Scope: read.',
-    args: { ...forwardConnectionArgs, customerId: t.arg.string({ required: true }), currency: t.arg({ type: CurrencyEnum, required: false }) },
-    resolve: (_root, args, context) => resolveConnection(context, ['read'], 'creditLedger', args, (domain, page) => listCreditLedger(domain, args, page)),
+    args: { ...creditLedgerListArguments, customerId: t.arg.id({ required: true }) },
+    resolve: (_root, args, context, info) =>
+      resolveRecordConnection(context, info, {
+        list: 'creditLedger',
+        definition: creditLedgerList,
+        filter: { ...creditLedgerFilter(args), customerId: String(args.customerId) },
+        order: readOrder(args.orderBy),
+        args,
+      }),
   }),
 }))

@@ -1,21 +1,27 @@
 import { createCustomer } from '../../customers/createCustomer'
 import { customerLimits } from '../../customers/customerRules'
 import { getCustomer } from '../../customers/getCustomer'
-import { listCustomers } from '../../customers/listCustomers'
+import { customerList } from '../../customers/customerList'
+import { creditLedgerList } from '../../credits/creditLedgerList'
+import { entitlementList } from '../../entitlements/entitlementList'
+import { invoiceList } from '../../invoices/invoiceList'
+import { usageEventList } from '../../metering/usageEventList'
+import { subscriptionList } from '../../subscriptions/subscriptionList'
+import { transactionList } from '../../transactions/transactionList'
 import { updateCustomer } from '../../customers/updateCustomer'
 import { listCreditBalances } from '../../credits/listCreditBalances'
-import type { CreditBalance, CreditLedgerEntry, Entitlement, Invoice, Subscription, Transaction, UsageEvent } from '../../generated/prisma/client'
+import type { CreditBalance } from '../../generated/prisma/client'
 import { builder } from '../builder'
 import { loadCustomerRecords } from '../loadCustomerRecords'
 import { requestLoader } from '../requestLoader'
-import { CreditBalanceType, CreditLedgerConnection } from './Credits'
-import { EntitlementConnection } from './Entitlement'
-import { InvoiceConnection } from './Invoice'
-import { SubscriptionConnection } from './Subscription'
-import { TransactionConnection } from './Transaction'
-import { UsageEventConnection } from './UsageEvent'
-import { resolveConnection } from '../connections'
-import { forwardConnectionArgs } from '../forwardConnectionArgs'
+import { CreditBalanceType, CreditLedgerConnection, creditLedgerFilter, creditLedgerListArguments } from './Credits'
+import { EntitlementConnection, entitlementFilter, entitlementListArguments } from './Entitlement'
+import { InvoiceConnection, invoiceFilter, invoiceListArguments, invoicePageSize } from './Invoice'
+import { SubscriptionConnection, subscriptionFilter, subscriptionListArguments } from './Subscription'
+import { TransactionConnection, transactionFilter, transactionListArguments } from './Transaction'
+import { UsageEventConnection, usageEventFilter, usageEventListArguments } from './UsageEvent'
+import { countConnection, readOrder, resolveRecordConnection, totalCountDescription } from '../connections'
+import { orderByInput, pageArguments, TimeRangeInput } from '../pageArguments'
 import { authorize } from '../GraphQLContext'
 
 export const CustomerType = builder.prismaNode('Customer', {
@@ -44,44 +50,64 @@ export const CustomerType = builder.prismaNode('Customer', {
     }),
     creditLedger: t.field({
       type: CreditLedgerConnection,
-      description: 'Newest first. Scope: read.',
-      args: forwardConnectionArgs,
-      resolve: (customer, args, context) => loadCustomerRecords<CreditLedgerEntry>(context, 'creditLedger', customer.id, args),
+      description: 'Newest first unless ordered. Scope: read.',
+      args: creditLedgerListArguments,
+      resolve: (customer, args, context, info) =>
+        loadCustomerRecords(context, info, customer.id, {
+          list: 'creditLedger', definition: creditLedgerList, filter: creditLedgerFilter(args), order: readOrder(args.orderBy), args,
+        }),
     }),
     usageEvents: t.field({
       type: UsageEventConnection,
-      description: 'Newest first. Scope: read.',
-      args: forwardConnectionArgs,
-      resolve: (customer, args, context) => loadCustomerRecords<UsageEvent>(context, 'usageEvents', customer.id, args),
+      description: 'Newest first unless ordered. Scope: read.',
+      args: usageEventListArguments,
+      resolve: (customer, args, context, info) =>
+        loadCustomerRecords(context, info, customer.id, {
+          list: 'usageEvents', definition: usageEventList, filter: usageEventFilter(args), order: readOrder(args.orderBy), args,
+        }),
     }),
     subscriptions: t.field({
       type: SubscriptionConnection,
-      description: 'Newest first. Scope: read.',
-      args: forwardConnectionArgs,
-      resolve: (customer, args, context) => loadCustomerRecords<Subscription>(context, 'subscriptions', customer.id, args),
+      description: 'Newest first unless ordered. Scope: read.',
+      args: subscriptionListArguments,
+      resolve: (customer, args, context, info) =>
+        loadCustomerRecords(context, info, customer.id, {
+          list: 'subscriptions', definition: subscriptionList, filter: subscriptionFilter(args), order: readOrder(args.orderBy), args,
+        }),
     }),
     entitlements: t.field({
       type: EntitlementConnection,
-      description: 'Newest first. Scope: read.',
-      args: forwardConnectionArgs,
-      resolve: (customer, args, context) => loadCustomerRecords<Entitlement>(context, 'entitlements', customer.id, args),
+      description: 'Newest first unless ordered. Scope: read.',
+      args: entitlementListArguments,
+      resolve: (customer, args, context, info) =>
+        loadCustomerRecords(context, info, customer.id, {
+          list: 'entitlements', definition: entitlementList, filter: entitlementFilter(args), order: readOrder(args.orderBy), args,
+        }),
     }),
     invoices: t.field({
       type: InvoiceConnection,
-      description: 'Newest first. Scope: read.',
-      args: forwardConnectionArgs,
-      resolve: (customer, args, context) => loadCustomerRecords<Invoice>(context, 'invoices', customer.id, args),
+      description: 'Newest first unless ordered. Scope: read.',
+      args: invoiceListArguments,
+      resolve: (customer, args, context, info) =>
+        loadCustomerRecords(context, info, customer.id, {
+          list: 'invoices', definition: invoiceList, filter: invoiceFilter(args), order: readOrder(args.orderBy), args, limits: invoicePageSize,
+        }),
     }),
     transactions: t.field({
       type: TransactionConnection,
-      description: 'Newest first. Scope: read.',
-      args: forwardConnectionArgs,
-      resolve: (customer, args, context) => loadCustomerRecords<Transaction>(context, 'transactions', customer.id, args),
+      description: 'Newest first unless ordered. Scope: read.',
+      args: transactionListArguments,
+      resolve: (customer, args, context, info) =>
+        loadCustomerRecords(context, info, customer.id, {
+          list: 'transactions', definition: transactionList, filter: transactionFilter(args), order: readOrder(args.orderBy), args,
+        }),
     }),
   }),
 })
 
-export const CustomerConnection = builder.connectionObject({ type: CustomerType, name: 'CustomerConnection' }, { name: 'CustomerEdge' })
+export const CustomerConnection = builder.connectionObject({ type: CustomerType, name: 'CustomerConnection', fields: (t) => ({ totalCount: t.int({ description: totalCountDescription, resolve: countConnection }) }) }, { name: 'CustomerEdge' })
+
+const CustomerOrder = orderByInput('CustomerOrder', { CREATED_AT: 'createdAt', NAME: 'name' })
 
 builder.queryFields((t) => ({
   customer: t.field({
@@ -92,9 +118,24 @@ builder.queryFields((t) => ({
   }),
   customers: t.field({
     type: CustomerConnection,
-    description: 'Customers, newest first. Scope: read.',
-    args: { ...forwardConnectionArgs, externalId: t.arg.string({ required: false }) },
-    resolve: (_root, args, context) => resolveConnection(context, ['read'], 'customers', args, (domain, page) => listCustomers(domain, args, page)),
+    description: 'Customers, newest first unless ordered; filters combine (and). Scope: read.',
+    args: {
+      ...pageArguments,
+      externalId: t.arg.string({ required: false, description: 'Exactly this externalId.' }),
+      externalIdPrefix: t.arg.string({ required: false, description: 'externalIds that start with this (case-sensitive).' }),
+      namePrefix: t.arg.string({ required: false, description: 'Names that start with this, ignoring case.' }),
+      emailPrefix: t.arg.string({ required: false, description: 'Emails that start with this, ignoring case.' }),
+      createdAt: t.arg({ type: TimeRangeInput, required: false }),
+      orderBy: t.arg({ type: CustomerOrder, required: false, description: 'Default: newest first. By name: customers without a name sort last ascending.' }),
+    },
+    resolve: (_root, args, context, info) =>
+      resolveRecordConnection(context, info, {
+        list: 'customers',
+        definition: customerList,
+        filter: { externalId: args.externalId, externalIdPrefix: args.externalIdPrefix, namePrefix: args.namePrefix, emailPrefix: args.emailPrefix, createdAt: args.createdAt },
+        order: readOrder(args.orderBy),
+        args,
+      }),
   }),
 }))
 

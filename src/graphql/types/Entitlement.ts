@@ -1,8 +1,8 @@
 import { checkEntitlement } from '../../entitlements/checkEntitlement'
-import { listEntitlements } from '../../entitlements/listEntitlements'
+import { entitlementList, type EntitlementFilter } from '../../entitlements/entitlementList'
 import { builder } from '../builder'
-import { resolveConnection } from '../connections'
-import { forwardConnectionArgs } from '../forwardConnectionArgs'
+import { countConnection, readOrder, resolveRecordConnection, totalCountDescription } from '../connections'
+import { orderByInput, pageArguments, TimeRangeInput } from '../pageArguments'
 import { authorize } from '../GraphQLContext'
 import { EntitlementSourceEnum, EntitlementStatusEnum } from './enums'
 
@@ -21,7 +21,22 @@ export const EntitlementNode = builder.prismaNode('Entitlement', {
   }),
 })
 
-export const EntitlementConnection = builder.connectionObject({ type: EntitlementNode, name: 'EntitlementConnection' }, { name: 'EntitlementEdge' })
+export const EntitlementConnection = builder.connectionObject({ type: EntitlementNode, name: 'EntitlementConnection', fields: (t) => ({ totalCount: t.int({ description: totalCountDescription, resolve: countConnection }) }) }, { name: 'EntitlementEdge' })
+
+const EntitlementOrder = orderByInput('EntitlementOrder', { CREATED_AT: 'createdAt' })
+
+/** The filters and order of every entitlement list (the top-level one adds customerId). */
+export const entitlementListArguments = builder.args((t) => ({
+  ...pageArguments,
+  status: t.field({ type: EntitlementStatusEnum, required: false }),
+  productId: t.id({ required: false }),
+  createdAt: t.field({ type: TimeRangeInput, required: false }),
+  orderBy: t.field({ type: EntitlementOrder, required: false, description: 'Default: newest first.' }),
+}))
+
+export function entitlementFilter(args: { status?: string | null; productId?: string | number | null; createdAt?: EntitlementFilter['createdAt'] }): EntitlementFilter {
+  return { status: args.status, productId: args.productId == null ? null : String(args.productId), createdAt: args.createdAt }
+}
 
 const EntitlementReasonEnum = builder.enumType('EntitlementReason', { values: ['active', 'no_entitlement', 'expired', 'past_due', 'revoked'] as const })
 
@@ -40,8 +55,15 @@ builder.queryFields((t) => ({
   entitlements: t.field({
     type: EntitlementConnection,
     description: 'A customer\'s entitlements, newest first. Scope: read.',
-    args: { ...forwardConnectionArgs, customerId: t.arg.string({ required: true }) },
-    resolve: (_root, args, context) => resolveConnection(context, ['read'], 'entitlements', args, (domain, page) => listEntitlements(domain, args.customerId, page)),
+    args: { ...entitlementListArguments, customerId: t.arg.id({ required: true }) },
+    resolve: (_root, args, context, info) =>
+      resolveRecordConnection(context, info, {
+        list: 'entitlements',
+        definition: entitlementList,
+        filter: { ...entitlementFilter(args), customerId: String(args.customerId) },
+        order: readOrder(args.orderBy),
+        args,
+      }),
   }),
   entitlementCheck: t.field({
     type: EntitlementCheckResult,

@@ -1,9 +1,9 @@
 import { eventTypes } from '../../events/eventTypes'
 import { getEvent } from '../../events/getEvent'
-import { listEvents } from '../../events/listEvents'
+import { eventList } from '../../events/eventList'
 import { builder } from '../builder'
-import { resolveConnection } from '../connections'
-import { forwardConnectionArgs } from '../forwardConnectionArgs'
+import { countConnection, readOrder, resolveRecordConnection, totalCountDescription } from '../connections'
+import { orderByInput, pageArguments, TimeRangeInput } from '../pageArguments'
 import { authorize } from '../GraphQLContext'
 
 export const EventNode = builder.prismaNode('Event', {
@@ -17,7 +17,9 @@ export const EventNode = builder.prismaNode('Event', {
   }),
 })
 
-export const EventConnection = builder.connectionObject({ type: EventNode, name: 'EventConnection' }, { name: 'EventEdge' })
+export const EventConnection = builder.connectionObject({ type: EventNode, name: 'EventConnection', fields: (t) => ({ totalCount: t.int({ description: totalCountDescription, resolve: countConnection }) }) }, { name: 'EventEdge' })
+
+const EventOrder = orderByInput('EventOrder', { CREATED_AT: 'createdAt' })
 
 builder.queryFields((t) => ({
   event: t.field({
@@ -29,7 +31,13 @@ builder.queryFields((t) => ({
   events: t.field({
     type: EventConnection,
     description: 'Events, newest first (first: 1 to 500, default 100), optionally of one type. Scope: read.',
-    args: { ...forwardConnectionArgs, type: t.arg.string({ required: false }) },
-    resolve: (_root, args, context) => resolveConnection(context, ['read'], 'events', args, (domain, page) => listEvents(domain, args, page)),
+    args: {
+      ...pageArguments,
+      type: t.arg.string({ required: false }),
+      createdAt: t.arg({ type: TimeRangeInput, required: false }),
+      orderBy: t.arg({ type: EventOrder, required: false, description: 'Default: newest first.' }),
+    },
+    resolve: (_root, args, context, info) =>
+      resolveRecordConnection(context, info, { list: 'events', definition: eventList, filter: { type: args.type, createdAt: args.createdAt }, order: readOrder(args.orderBy), args }),
   }),
 }))

@@ -2,11 +2,11 @@ import { formatAmount, type Currency } from '../../domain/money'
 import type { InvoiceLine } from '../../generated/prisma/client'
 import { requireTestAccount } from '../../domain/requireTestAccount'
 import { getInvoice } from '../../invoices/getInvoice'
-import { listInvoices } from '../../invoices/listInvoices'
+import { invoiceList, type InvoiceFilter } from '../../invoices/invoiceList'
 import { settleInvoicePayment } from '../../invoices/settleInvoicePayment'
 import { builder } from '../builder'
-import { resolveConnection } from '../connections'
-import { forwardConnectionArgs } from '../forwardConnectionArgs'
+import { countConnection, readOrder, resolveRecordConnection, totalCountDescription } from '../connections'
+import { orderByInput, pageArguments, TimeRangeInput } from '../pageArguments'
 import { authorize } from '../GraphQLContext'
 import { requestLoader } from '../requestLoader'
 import { loadInvoicePayment, PaymentInstructions } from './PaymentInstructions'
@@ -69,7 +69,23 @@ export const InvoiceNode = builder.prismaNode('Invoice', {
   }),
 })
 
-export const InvoiceConnection = builder.connectionObject({ type: InvoiceNode, name: 'InvoiceConnection' }, { name: 'InvoiceEdge' })
+export const InvoiceConnection = builder.connectionObject({ type: InvoiceNode, name: 'InvoiceConnection', fields: (t) => ({ totalCount: t.int({ description: totalCountDescription, resolve: countConnection }) }) }, { name: 'InvoiceEdge' })
+
+const InvoiceOrder = orderByInput('InvoiceOrder', { CREATED_AT: 'createdAt', AMOUNT_DUE: 'amountDue', DUE_DATE: 'dueDate' })
+
+/** The filters and order of every invoice list (the top-level one adds customerId). */
+export const invoiceListArguments = builder.args((t) => ({
+  ...pageArguments,
+  status: t.field({ type: InvoiceStatusEnum, required: false }),
+  currency: t.field({ type: CurrencyEnum, required: false }),
+  subscriptionId: t.id({ required: false }),
+  createdAt: t.field({ type: TimeRangeInput, required: false }),
+  orderBy: t.field({ type: InvoiceOrder, required: false, description: 'Default: newest first.' }),
+}))
+
+export function invoiceFilter(args: { status?: string | null; currency?: string | null; subscriptionId?: string | number | null; createdAt?: InvoiceFilter['createdAt'] }): InvoiceFilter {
+  return { status: args.status, currency: args.currency, subscriptionId: args.subscriptionId == null ? null : String(args.subscriptionId), createdAt: args.createdAt }
+}
 
 builder.queryFields((t) => ({
   invoice: t.field({
@@ -81,8 +97,16 @@ builder.queryFields((t) => ({
   invoices: t.field({
     type: InvoiceConnection,
     description: 'Invoices, newest first (first: 1 to 1000, default 100). Scope: read.',
-    args: { ...forwardConnectionArgs, customerId: t.arg.string({ required: false }), subscriptionId: t.arg.string({ required: false }) },
-    resolve: (_root, args, context) => resolveConnection(context, ['read'], 'invoices', args, (domain, page) => listInvoices(domain, args, page), invoicePageSize),
+    args: { ...invoiceListArguments, customerId: t.arg.id({ required: false }) },
+    resolve: (_root, args, context, info) =>
+      resolveRecordConnection(context, info, {
+        list: 'invoices',
+        definition: invoiceList,
+        filter: { ...invoiceFilter(args), customerId: args.customerId == null ? null : String(args.customerId) },
+        order: readOrder(args.orderBy),
+        args,
+        limits: invoicePageSize,
+      }),
   }),
 }))
 

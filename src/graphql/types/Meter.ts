@@ -1,10 +1,10 @@
 import { createMeter } from '../../metering/createMeter'
-import { listMeters } from '../../metering/listMeters'
+import { meterList } from '../../metering/meterList'
 import { getMeter } from '../../metering/getMeter'
 import { summarizeUsage, type UsageSummary } from '../../metering/summarizeUsage'
 import { builder } from '../builder'
-import { resolveConnection } from '../connections'
-import { forwardConnectionArgs } from '../forwardConnectionArgs'
+import { countConnection, readOrder, resolveRecordConnection, totalCountDescription } from '../connections'
+import { orderByInput, pageArguments, TimeRangeInput } from '../pageArguments'
 import { authorize } from '../GraphQLContext'
 import { MeterAggregationEnum, MeterResetPeriodEnum, MeterUnitEnum } from './enums'
 
@@ -21,7 +21,9 @@ export const MeterNode = builder.prismaNode('Meter', {
   }),
 })
 
-const MeterConnection = builder.connectionObject({ type: MeterNode, name: 'MeterConnection' }, { name: 'MeterEdge' })
+const MeterConnection = builder.connectionObject({ type: MeterNode, name: 'MeterConnection', fields: (t) => ({ totalCount: t.int({ description: totalCountDescription, resolve: countConnection }) }) }, { name: 'MeterEdge' })
+
+const MeterOrder = orderByInput('MeterOrder', { CREATED_AT: 'createdAt', NAME: 'name' })
 
 builder.queryFields((t) => ({
   meter: t.field({
@@ -33,8 +35,13 @@ builder.queryFields((t) => ({
   meters: t.field({
     type: MeterConnection,
     description: 'Meters, newest first. Scope: read.',
-    args: forwardConnectionArgs,
-    resolve: (_root, args, context) => resolveConnection(context, ['read'], 'meters', args, listMeters),
+    args: {
+      ...pageArguments,
+      createdAt: t.arg({ type: TimeRangeInput, required: false }),
+      orderBy: t.arg({ type: MeterOrder, required: false, description: 'Default: newest first.' }),
+    },
+    resolve: (_root, args, context, info) =>
+      resolveRecordConnection(context, info, { list: 'meters', definition: meterList, filter: { createdAt: args.createdAt }, order: readOrder(args.orderBy), args }),
   }),
 }))
 
@@ -72,7 +79,7 @@ builder.queryField('usageSummary', (t) =>
   t.field({
     type: UsageSummaryType,
     description: 'Scope: read.',
-    args: { customerId: t.arg.string({ required: true }), meterId: t.arg.string({ required: true }) },
-    resolve: (_root, args, context) => summarizeUsage(authorize(context, ['read']), args),
+    args: { customerId: t.arg.id({ required: true }), meterId: t.arg.id({ required: true }) },
+    resolve: (_root, args, context) => summarizeUsage(authorize(context, ['read']), { customerId: String(args.customerId), meterId: String(args.meterId) }),
   }),
 )

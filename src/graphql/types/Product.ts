@@ -2,13 +2,13 @@ import { archiveProduct } from '../../catalog/archiveProduct'
 import { createPrice } from '../../catalog/createPrice'
 import { createProduct } from '../../catalog/createProduct'
 import { getProduct } from '../../catalog/getProduct'
-import { listProducts } from '../../catalog/listProducts'
+import { productList } from '../../catalog/productList'
 import { updatePrice } from '../../catalog/updatePrice'
 import { updateProduct } from '../../catalog/updateProduct'
 import { formatAmount } from '../../domain/money'
 import { builder } from '../builder'
-import { resolveConnection } from '../connections'
-import { forwardConnectionArgs } from '../forwardConnectionArgs'
+import { countConnection, readOrder, resolveRecordConnection, totalCountDescription } from '../connections'
+import { orderByInput, pageArguments, TimeRangeInput } from '../pageArguments'
 import { authorize } from '../GraphQLContext'
 import {
   CurrencyEnum,
@@ -56,7 +56,9 @@ export const ProductNode = builder.prismaNode('Product', {
   }),
 })
 
-const ProductConnection = builder.connectionObject({ type: ProductNode, name: 'ProductConnection' }, { name: 'ProductEdge' })
+const ProductConnection = builder.connectionObject({ type: ProductNode, name: 'ProductConnection', fields: (t) => ({ totalCount: t.int({ description: totalCountDescription, resolve: countConnection }) }) }, { name: 'ProductEdge' })
+
+const ProductOrder = orderByInput('ProductOrder', { CREATED_AT: 'createdAt', NAME: 'name' })
 
 builder.queryFields((t) => ({
   product: t.field({
@@ -68,8 +70,21 @@ builder.queryFields((t) => ({
   products: t.field({
     type: ProductConnection,
     description: 'Products, newest first. Scope: read.',
-    args: { ...forwardConnectionArgs, status: t.arg({ type: ProductStatusEnum, required: false }) },
-    resolve: (_root, args, context) => resolveConnection(context, ['read'], 'products', args, (domain, page) => listProducts(domain, args, page)),
+    args: {
+      ...pageArguments,
+      status: t.arg({ type: ProductStatusEnum, required: false }),
+      type: t.arg({ type: ProductTypeEnum, required: false }),
+      createdAt: t.arg({ type: TimeRangeInput, required: false }),
+      orderBy: t.arg({ type: ProductOrder, required: false, description: 'Default: newest first.' }),
+    },
+    resolve: (_root, args, context, info) =>
+      resolveRecordConnection(context, info, {
+        list: 'products',
+        definition: productList,
+        filter: { status: args.status, type: args.type, createdAt: args.createdAt },
+        order: readOrder(args.orderBy),
+        args,
+      }),
   }),
 }))
 

@@ -1,10 +1,10 @@
 import { changeSubscriptionState } from '../../subscriptions/changeSubscriptionState'
 import { createSubscription } from '../../subscriptions/createSubscription'
 import { getSubscription } from '../../subscriptions/getSubscription'
-import { listSubscriptions } from '../../subscriptions/listSubscriptions'
+import { subscriptionList, type SubscriptionFilter } from '../../subscriptions/subscriptionList'
 import { builder } from '../builder'
-import { resolveConnection } from '../connections'
-import { forwardConnectionArgs } from '../forwardConnectionArgs'
+import { countConnection, readOrder, resolveRecordConnection, totalCountDescription } from '../connections'
+import { orderByInput, pageArguments, TimeRangeInput } from '../pageArguments'
 import { authorize } from '../GraphQLContext'
 import { PaymentMethodEnum, SubscriptionStatusEnum } from './enums'
 
@@ -24,7 +24,22 @@ export const SubscriptionNode = builder.prismaNode('Subscription', {
   }),
 })
 
-export const SubscriptionConnection = builder.connectionObject({ type: SubscriptionNode, name: 'SubscriptionConnection' }, { name: 'SubscriptionEdge' })
+export const SubscriptionConnection = builder.connectionObject({ type: SubscriptionNode, name: 'SubscriptionConnection', fields: (t) => ({ totalCount: t.int({ description: totalCountDescription, resolve: countConnection }) }) }, { name: 'SubscriptionEdge' })
+
+const SubscriptionOrder = orderByInput('SubscriptionOrder', { CREATED_AT: 'createdAt', CURRENT_PERIOD_END: 'currentPeriodEnd' })
+
+/** The filters and order of every subscription list (the top-level one adds customerId). */
+export const subscriptionListArguments = builder.args((t) => ({
+  ...pageArguments,
+  status: t.field({ type: SubscriptionStatusEnum, required: false }),
+  productId: t.id({ required: false }),
+  createdAt: t.field({ type: TimeRangeInput, required: false }),
+  orderBy: t.field({ type: SubscriptionOrder, required: false, description: 'Default: newest first.' }),
+}))
+
+export function subscriptionFilter(args: { status?: string | null; productId?: string | number | null; createdAt?: SubscriptionFilter['createdAt'] }): SubscriptionFilter {
+  return { status: args.status, productId: args.productId == null ? null : String(args.productId), createdAt: args.createdAt }
+}
 
 builder.queryFields((t) => ({
   subscription: t.field({
@@ -36,8 +51,15 @@ builder.queryFields((t) => ({
   subscriptions: t.field({
     type: SubscriptionConnection,
     description: 'Subscriptions, newest first. Scope: read.',
-    args: { ...forwardConnectionArgs, customerId: t.arg.string({ required: false }) },
-    resolve: (_root, args, context) => resolveConnection(context, ['read'], 'subscriptions', args, (domain, page) => listSubscriptions(domain, args, page)),
+    args: { ...subscriptionListArguments, customerId: t.arg.id({ required: false }) },
+    resolve: (_root, args, context, info) =>
+      resolveRecordConnection(context, info, {
+        list: 'subscriptions',
+        definition: subscriptionList,
+        filter: { ...subscriptionFilter(args), customerId: args.customerId == null ? null : String(args.customerId) },
+        order: readOrder(args.orderBy),
+        args,
+      }),
   }),
 }))
 

@@ -1,10 +1,10 @@
 import { formatAmount } from '../../domain/money'
 import { getTransaction } from '../../transactions/getTransaction'
 import { refundTransaction } from '../../transactions/refundTransaction'
-import { listTransactions } from '../../transactions/listTransactions'
+import { transactionList, type TransactionFilter } from '../../transactions/transactionList'
 import { builder } from '../builder'
-import { resolveConnection } from '../connections'
-import { forwardConnectionArgs } from '../forwardConnectionArgs'
+import { countConnection, readOrder, resolveRecordConnection, totalCountDescription } from '../connections'
+import { orderByInput, pageArguments, TimeRangeInput } from '../pageArguments'
 import { authorize } from '../GraphQLContext'
 import { CurrencyEnum, TransactionStatusEnum } from './enums'
 
@@ -26,7 +26,23 @@ export const TransactionNode = builder.prismaNode('Transaction', {
   }),
 })
 
-export const TransactionConnection = builder.connectionObject({ type: TransactionNode, name: 'TransactionConnection' }, { name: 'TransactionEdge' })
+export const TransactionConnection = builder.connectionObject({ type: TransactionNode, name: 'TransactionConnection', fields: (t) => ({ totalCount: t.int({ description: totalCountDescription, resolve: countConnection }) }) }, { name: 'TransactionEdge' })
+
+const TransactionOrder = orderByInput('TransactionOrder', { CREATED_AT: 'createdAt', AMOUNT: 'amount' })
+
+/** The filters and order of every transaction list (the top-level one adds customerId). */
+export const transactionListArguments = builder.args((t) => ({
+  ...pageArguments,
+  status: t.field({ type: TransactionStatusEnum, required: false }),
+  currency: t.field({ type: CurrencyEnum, required: false }),
+  invoiceId: t.id({ required: false }),
+  createdAt: t.field({ type: TimeRangeInput, required: false }),
+  orderBy: t.field({ type: TransactionOrder, required: false, description: 'Default: newest first.' }),
+}))
+
+export function transactionFilter(args: { status?: string | null; currency?: string | null; invoiceId?: string | number | null; createdAt?: TransactionFilter['createdAt'] }): TransactionFilter {
+  return { status: args.status, currency: args.currency, invoiceId: args.invoiceId == null ? null : String(args.invoiceId), createdAt: args.createdAt }
+}
 
 builder.queryFields((t) => ({
   transaction: t.field({
@@ -38,8 +54,15 @@ builder.queryFields((t) => ({
   transactions: t.field({
     type: TransactionConnection,
     description: 'Transactions, newest first (first: 1 to 500, default 100). Scope: read.',
-    args: { ...forwardConnectionArgs, customerId: t.arg.string({ required: false }) },
-    resolve: (_root, args, context) => resolveConnection(context, ['read'], 'transactions', args, (domain, page) => listTransactions(domain, args, page)),
+    args: { ...transactionListArguments, customerId: t.arg.id({ required: false }) },
+    resolve: (_root, args, context, info) =>
+      resolveRecordConnection(context, info, {
+        list: 'transactions',
+        definition: transactionList,
+        filter: { ...transactionFilter(args), customerId: args.customerId == null ? null : String(args.customerId) },
+        order: readOrder(args.orderBy),
+        args,
+      }),
   }),
 }))
 

@@ -1,9 +1,9 @@
 import { formatAmount } from '../../domain/money'
-import { listUsageEvents } from '../../metering/listUsageEvents'
+import { usageEventList, type UsageEventFilter } from '../../metering/usageEventList'
 import { recordUsageEvent } from '../../metering/recordUsageEvent'
 import { builder } from '../builder'
-import { resolveConnection } from '../connections'
-import { forwardConnectionArgs } from '../forwardConnectionArgs'
+import { countConnection, readOrder, resolveRecordConnection, totalCountDescription } from '../connections'
+import { orderByInput, pageArguments, TimeRangeInput } from '../pageArguments'
 import { authorize } from '../GraphQLContext'
 import { CurrencyEnum } from './enums'
 
@@ -26,14 +26,35 @@ export const UsageEventNode = builder.prismaNode('UsageEvent', {
   }),
 })
 
-export const UsageEventConnection = builder.connectionObject({ type: UsageEventNode, name: 'UsageEventConnection' }, { name: 'UsageEventEdge' })
+export const UsageEventConnection = builder.connectionObject({ type: UsageEventNode, name: 'UsageEventConnection', fields: (t) => ({ totalCount: t.int({ description: totalCountDescription, resolve: countConnection }) }) }, { name: 'UsageEventEdge' })
+
+const UsageEventOrder = orderByInput('UsageEventOrder', { CREATED_AT: 'createdAt' })
+
+/** The filters and order of every usage event list (the top-level one adds customerId). */
+export const usageEventListArguments = builder.args((t) => ({
+  ...pageArguments,
+  meterId: t.id({ required: false }),
+  createdAt: t.field({ type: TimeRangeInput, required: false }),
+  orderBy: t.field({ type: UsageEventOrder, required: false, description: 'Default: newest first.' }),
+}))
+
+export function usageEventFilter(args: { meterId?: string | number | null; createdAt?: UsageEventFilter['createdAt'] }): UsageEventFilter {
+  return { meterId: args.meterId == null ? null : String(args.meterId), createdAt: args.createdAt }
+}
 
 builder.queryField('usageEvents', (t) =>
   t.field({
     type: UsageEventConnection,
     description: 'Usage events, newest first. Scope: read.',
-    args: { ...forwardConnectionArgs, customerId: t.arg.string({ required: false }), meterId: t.arg.string({ required: false }) },
-    resolve: (_root, args, context) => resolveConnection(context, ['read'], 'usageEvents', args, (domain, page) => listUsageEvents(domain, args, page)),
+    args: { ...usageEventListArguments, customerId: t.arg.id({ required: false }) },
+    resolve: (_root, args, context, info) =>
+      resolveRecordConnection(context, info, {
+        list: 'usageEvents',
+        definition: usageEventList,
+        filter: { ...usageEventFilter(args), customerId: args.customerId == null ? null : String(args.customerId) },
+        order: readOrder(args.orderBy),
+        args,
+      }),
   }),
 )
 
