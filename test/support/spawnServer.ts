@@ -27,7 +27,7 @@ export async function spawnServer(environment: NodeJS.ProcessEnv, port?: number,
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()))
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
   const baseUrl = `http://127.0.0.1:${chosenPort}`
-  const deadline = Date.now() + 60_000
+  const deadline = Date.now() + 120_000
   for (;;) {
     if (await fetch(`${baseUrl}${readyWhen}`).then((response) => response.ok, () => false)) break
     if (child.exitCode !== null || Date.now() > deadline) throw new Error(`the server did not start: ${output}`)
