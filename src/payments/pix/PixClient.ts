@@ -1,6 +1,7 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http'
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
 import { DomainError } from '../../domain/DomainError'
+import { enterPixCallGate } from './enterPixCallGate'
 import { pixOperationLabel, pixOutcome, pixRequestDuration } from '../../metrics/paymentProviderMetrics'
 
 // The account's PSP through the Central Bank's API Pix. One client serves every PSP: OAuth2 client
@@ -11,6 +12,8 @@ import { pixOperationLabel, pixOutcome, pixRequestDuration } from '../../metrics
 export interface PixConnection {
   /** Keys the token cache: a new configuration never reuses the old credentials' token. */
   cacheKey: string
+  /** Whose calls share one bound on calls in flight (enterPixCallGate): the account; the cache key when absent. */
+  gateKey?: string | undefined
   apiUrl: string
   clientId: string
   clientSecret: string
@@ -54,16 +57,26 @@ export class PixClient {
 
   /** An API call with a bearer token; a refused token is dropped and the call made once more with a fresh one. */
   async call<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const first = await this.send(method, path, await this.token(), body)
-    if (first.status !== 401 && first.status !== 403) return this.answer<T>(first)
-    tokens.delete(this.connection.cacheKey)
-    return this.answer<T>(await this.send(method, path, await this.token(), body))
+    const leave = await enterPixCallGate(this.connection.gateKey ?? this.connection.cacheKey)
+    try {
+      const first = await this.send(method, path, await this.token(), body)
+      if (first.status !== 401 && first.status !== 403) return this.answer<T>(first)
+      tokens.delete(this.connection.cacheKey)
+      return this.answer<T>(await this.send(method, path, await this.token(), body))
+    } finally {
+      leave()
+    }
   }
 
   /** A fresh token (never the cached one): proves the credentials when a provider is configured. */
   async checkCredentials(): Promise<void> {
-    tokens.delete(this.connection.cacheKey)
-    await this.token()
+    const leave = await enterPixCallGate(this.connection.gateKey ?? this.connection.cacheKey)
+    try {
+      tokens.delete(this.connection.cacheKey)
+      await this.token()
+    } finally {
+      leave()
+    }
   }
 
   private async token(): Promise<string> {

@@ -7,6 +7,7 @@ export function createPixClient(provider: PixProvider, timeoutMilliseconds?: num
   return new PixClient(
     {
       cacheKey: `${provider.accountId}:${provider.configuredAt.getTime()}`,
+      gateKey: provider.accountId,
       apiUrl: provider.apiUrl,
       clientId: provider.clientId,
       clientSecret: decryptSecret(provider.clientSecretEncrypted),

@@ -76,7 +76,12 @@ async function handle(state: SimulatorState, request: IncomingMessage, response:
   const method = request.method ?? 'GET'
   const body = await readJson(request)
   if (path.startsWith('/__control/')) return send(response, 200, control(state, method, path, body))
-  if (state.outage === 'hang') return // never answers: the client's timeout is what is tested
+  if (state.outage === 'hang') {
+    // Never answers: the client's timeout is what is tested. Counted while the client waits.
+    state.hangingRequests += 1
+    response.once('close', () => (state.hangingRequests -= 1))
+    return
+  }
   if (state.outage === 'down') throw new Problem(503, 'ServicoIndisponivel', 'Serviço indisponível', 'O PSP está fora do ar')
   if (path === '/oauth/token' && method === 'POST') return send(response, 200, issueToken(state, request, url, body))
   authorize(state, request)
@@ -146,6 +151,13 @@ function authorize(state: SimulatorState, request: IncomingMessage): void {
   const known = token ? state.tokens.get(token) : undefined
   if (scheme !== 'Bearer' || !known || known.revoked || known.expiresAt <= Date.now()) {
     throw new Problem(401, 'AcessoNegado', 'Não autorizado', 'Token de acesso ausente, inválido ou expirado')
+  }
+  if (state.revokeTokensAfterCalls !== null) {
+    state.revokeTokensAfterCalls -= 1
+    if (state.revokeTokensAfterCalls <= 0) {
+      state.revokeTokensAfterCalls = null
+      for (const issued of state.tokens.values()) issued.revoked = true
+    }
   }
 }
 
@@ -347,6 +359,11 @@ function control(state: SimulatorState, method: string, path: string, body: unkn
     return { settled: settled.length }
   }
   if (path === '/__control/tokens/expire' && method === 'POST') {
+    // `{"afterCalls": n}`: the tokens lapse in the middle of the client's work, after n more calls.
+    if (typeof input.afterCalls === 'number' && Number.isInteger(input.afterCalls) && input.afterCalls > 0) {
+      state.revokeTokensAfterCalls = input.afterCalls
+      return { expiresAfterCalls: input.afterCalls }
+    }
     for (const token of state.tokens.values()) token.revoked = true
     return { expired: state.tokens.size }
   }
@@ -357,6 +374,7 @@ function control(state: SimulatorState, method: string, path: string, body: unkn
   if (path === '/__control/state' && method === 'GET') {
     return {
       tokensIssued: state.tokensIssued,
+      hangingRequests: state.hangingRequests,
       cobs: [...state.cobs.values()].map((cob) => cobView(cob, state)),
       pix: state.pix.map(pixView),
       webhooks: Object.fromEntries(state.webhooks),

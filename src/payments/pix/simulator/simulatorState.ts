@@ -52,16 +52,20 @@ export interface SimulatorState {
   options: SimulatorOptions
   tokens: Map<string, { expiresAt: number; revoked: boolean }>
   tokensIssued: number
+  /** Set by the control: every token issued so far is revoked once this many more API calls were authorized. */
+  revokeTokensAfterCalls: number | null
   cobs: Map<string, SimulatedCob>
   pix: SimulatedPix[]
   webhooks: Map<string, string>
   /** `down`: every API call answers 503; `hang`: every API call waits forever (a timeout). */
   outage: 'none' | 'down' | 'hang'
+  /** API requests held unanswered by the `hang` outage right now. */
+  hangingRequests: number
   callbacks: { url: string; body: unknown; status: number | null }[]
 }
 
 export function createSimulatorState(options: SimulatorOptions): SimulatorState {
-  return { options, tokens: new Map(), tokensIssued: 0, cobs: new Map(), pix: [], webhooks: new Map(), outage: 'none', callbacks: [] }
+  return { options, tokens: new Map(), tokensIssued: 0, revokeTokensAfterCalls: null, cobs: new Map(), pix: [], webhooks: new Map(), outage: 'none', hangingRequests: 0, callbacks: [] }
 }
 
 const alphanumeric = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789abcdefghijklmnopqrstuvwxyz'
