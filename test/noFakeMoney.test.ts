@@ -83,18 +83,13 @@ async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean): 
 
 describe('no fake money on a live account', () => {
   test('every path that could mark something paid, tried; only the PSP\'s money pays', async () => {
-    const customer = await ok('POST', '/v1/customers', { name: 'Cliente real' })
+    const customer = await ok('POST', '/v1/customers', { name: 'Cliente real', taxId: '12345678909' })
     const session = await ok('POST', '/v1/checkout/sessions', { mode: 'credits', customerId: customer.id, amount: '50.00', currency: 'BRL' })
     const plan = await ok('POST', '/v1/products', { name: 'Mensal', type: 'subscription', defaultPrice: { amount: '30.00', currency: 'BRL', model: 'subscription', interval: 'month' } })
     const oneTime = await ok('POST', '/v1/products', { name: 'Avulso', type: 'one_time', defaultPrice: { amount: '70.00', currency: 'BRL', model: 'one_time' } })
     const purchase = await ok('POST', '/v1/checkout/sessions', { mode: 'payment', customerId: customer.id, productId: oneTime.id })
     const manual = await ok('POST', '/v1/subscriptions', { customerId: customer.id, productId: plan.id, paymentMethod: 'pix_manual' })
-    // pix_auto: Pix Automático (issue 10 item 6) is being built; once it needs the payer's taxId this
-    // customer has none, and the pix_auto part of this test waits for that work to set one here.
-    const automaticResponse = await call('POST', '/v1/subscriptions', { customerId: customer.id, productId: plan.id, paymentMethod: 'pix_auto' })
-    if (automaticResponse.status !== 422) expect(automaticResponse.status, JSON.stringify(automaticResponse.body)).toBe(201)
-    else expect(automaticResponse.body.error.code).toBe('tax_id_required')
-    const automatic = automaticResponse.status === 422 ? null : (automaticResponse.body.data as { id: string })
+    const automatic = await ok('POST', '/v1/subscriptions', { customerId: customer.id, productId: plan.id, paymentMethod: 'pix_auto' })
     const invoices = async () => (await ok('GET', '/v1/invoices?limit=100')).items as { id: string; subscriptionId: string; status: string }[]
     const [manualInvoice] = (await invoices()).filter((invoice) => invoice.subscriptionId === manual.id)
     await runPixWork(prisma(), { force: true })
@@ -161,18 +156,16 @@ describe('no fake money on a live account', () => {
     // The runner far ahead expired the sessions (their day is over); none was paid.
     for (const id of [session.id, purchase.id]) expect((await ok('GET', `/v1/checkout/sessions/${id}`)).status).toBe('expired')
     expect((await ok('GET', `/v1/subscriptions/${manual.id}`)).status).toBe('trialing')
-    if (automatic) expect((await ok('GET', `/v1/subscriptions/${automatic.id}`)).status).toBe('trialing')
+    expect((await ok('GET', `/v1/subscriptions/${automatic.id}`)).status).toBe('trialing')
 
     // The PSP's money, and only it, pays: the subscriptions' first invoices, then renewals far ahead,
     // which stay open (pix_manual and pix_auto alike) until the PSP reports their money too.
     const real = await ok('POST', '/v1/checkout/sessions', { mode: 'credits', customerId: customer.id, amount: '50.00', currency: 'BRL' })
     await psp.control('POST', `/cob/${real.payment.txid}/pay`)
     await psp.control('POST', `/cob/${invoiceTxid}/pay`)
-    const subscriptions = [manual.id, ...(automatic ? [automatic.id] : [])]
-    if (automatic) {
-      const [automaticInvoice] = (await invoices()).filter((invoice) => invoice.subscriptionId === automatic.id)
-      await psp.control('POST', `/cob/${(await ok('GET', `/v1/invoices/${automaticInvoice!.id}`)).payment.txid}/pay`)
-    }
+    const subscriptions = [manual.id, automatic.id]
+    const [automaticInvoice] = (await invoices()).filter((invoice) => invoice.subscriptionId === automatic.id)
+    await psp.control('POST', `/cob/${(await ok('GET', `/v1/invoices/${automaticInvoice!.id}`)).payment.txid}/pay`)
     for (const id of subscriptions) await waitFor(() => ok('GET', `/v1/subscriptions/${id}`), (value) => value.status === 'active')
     await waitFor(() => ok('GET', `/v1/checkout/sessions/${real.id}`), (value) => value.status === 'paid')
     const before = await moneyBehindEverythingPaid()

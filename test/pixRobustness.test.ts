@@ -162,7 +162,7 @@ describe('the PSP failing while charges are made', () => {
     const customer = await shop.ok('POST', '/v1/customers', { name: 'Fila' })
     await psp.control('POST', '/outage', { mode: 'hang' })
     let hungAnswered = 0
-    let hung: Promise<number>[] = []
+    let hung: Promise<number>[]
     let other
     try {
       // More BRL checkouts at once than the test server has database connections (10), each of which
