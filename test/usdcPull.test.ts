@@ -63,7 +63,7 @@ async function ownMerchant(wallet: number): Promise<UsdcMerchant> {
 beforeAll(async () => {
   ;[app, chain] = await Promise.all([startTestApplication(), startTestChain()])
   token = await chain.deployToken()
-  for (const index of [2, 3, 4, 5]) await chain.mint(token, fundedAccount(index).address, 1_000_000_000n)
+  for (const index of [2, 3, 4, 5, 8]) await chain.mint(token, fundedAccount(index).address, 1_000_000_000n)
   merchant = await setUpUsdcMerchant(app, chain, token, { confirmations: 3, signer: true })
 })
 afterAll(async () => {
@@ -180,6 +180,28 @@ describe('usdc_pull', () => {
     await step()
     expect((await ok('GET', `/v1/invoices/${renewal.id}`)).status).toBe('paid')
     expect(await transfersOnChain(payer, signer, from)).toHaveLength(1)
+  })
+})
+
+describe('a pull that reverts on chain', () => {
+  it('a reverted receipt is a failed transaction and past_due; the invoice stays payable by transfer', async () => {
+    const { ok, customerId } = await ownMerchant(4)
+    const payer = fundedAccount(8).address
+    const { subscription } = await subscribeAndPayFirst(ok, customerId, 8, '2')
+    await chain.approve(token, 8, signer, 100_000_000n)
+    await ok('POST', '/v1/test_helpers/clock/advance', { seconds: 32 * day })
+    const renewal = (await invoicesOf(ok, subscription.id))[1]!
+    // The checks passed and the pull is signed; the payer withdraws the allowance before it is mined.
+    await step({ afterSigned: () => chain.approve(token, 8, signer, 0n) })
+    await chain.mine(3)
+    await step()
+    const prisma = app.application.services.database.prisma
+    expect(await prisma.usdcSend.findUniqueOrThrow({ where: { invoiceId: renewal.id } })).toMatchObject({ status: 'failed', failureReason: expect.stringContaining('reverted in block') })
+    expect((await prisma.transaction.findMany({ where: { invoiceId: renewal.id } })).map((transaction) => transaction.status)).toEqual(['failed'])
+    expect((await ok('GET', `/v1/subscriptions/${subscription.id}`)).status).toBe('past_due')
+    const open = await ok('GET', `/v1/invoices/${renewal.id}`)
+    expect(open).toMatchObject({ status: 'open', payment: { rail: 'usdc', amount: '2.000000' } })
+    expect(await chain.balanceOf(token, payer)).toBe(1_000_000_000n - 2_000_000n)
   })
 })
 
