@@ -2,6 +2,10 @@ import { randomBytes, timingSafeEqual } from 'node:crypto'
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { createServer as createHttpsServer } from 'node:https'
 import { buildDynamicBrCode } from './buildDynamicBrCode'
+import { deliverSimulatorCallback } from './deliverSimulatorCallback'
+import { approveRecsPaidBy, controlPixAutomatico, handlePixAutomatico, pixAutomaticoState } from './handlePixAutomatico'
+import { invalid, Problem } from './simulatorProblem'
+import { pixView, refundView } from './simulatorViews'
 import {
   createEndToEndId,
   createSimulatorState,
@@ -33,22 +37,6 @@ const txidPattern = /^[a-zA-Z0-9]{26,35}$/
 const amountPattern = /^\d{1,10}\.\d{2}$/
 const refundIdPattern = /^[a-zA-Z0-9]{1,35}$/
 const maxBodyBytes = 64 * 1024
-
-class Problem extends Error {
-  constructor(
-    readonly status: number,
-    readonly type: string,
-    readonly title: string,
-    readonly detail: string,
-    readonly violacoes: { razao: string; propriedade: string; valor?: unknown }[] = [],
-  ) {
-    super(detail)
-  }
-}
-
-function invalid(type: string, detail: string, propriedade: string, razao: string): Problem {
-  return new Problem(400, type, 'Requisição inválida', detail, [{ razao, propriedade }])
-}
 
 export function createPixSimulator(options: Partial<SimulatorOptions> & { tls?: PixSimulatorTls } = {}): PixSimulator {
   const state = createSimulatorState({
@@ -122,6 +110,8 @@ async function handle(state: SimulatorState, request: IncomingMessage, response:
       return send(response, 204, undefined)
     }
   }
+  const automatic = handlePixAutomatico(state, method, path, url, body, request)
+  if (automatic) return send(response, automatic.status, automatic.body)
   throw new Problem(404, 'NaoEncontrado', 'Não encontrado', `${method} ${path} não existe`)
 }
 
@@ -137,7 +127,7 @@ function issueToken(state: SimulatorState, request: IncomingMessage, url: URL, b
   const token = randomBytes(24).toString('base64url')
   state.tokens.set(token, { expiresAt: Date.now() + state.options.tokenSeconds * 1000, revoked: false })
   state.tokensIssued += 1
-  return { access_token: token, token_type: 'Bearer', expires_in: state.options.tokenSeconds, scope: 'cob.write cob.read pix.write pix.read webhook.write webhook.read' }
+  return { access_token: token, token_type: 'Bearer', expires_in: state.options.tokenSeconds, scope: 'cob.write cob.read pix.write pix.read webhook.write webhook.read rec.write rec.read cobr.write cobr.read webhookrec.write webhookrec.read webhookcobr.write webhookcobr.read' }
 }
 
 function sameText(a: string, b: string): boolean {
@@ -243,31 +233,6 @@ function findPix(state: SimulatorState, endToEndId: string): SimulatedPix {
   return pix
 }
 
-function pixView(pix: SimulatedPix): unknown {
-  return {
-    endToEndId: pix.endToEndId,
-    ...(pix.txid ? { txid: pix.txid } : {}),
-    valor: pix.valor,
-    chave: pix.chave,
-    horario: pix.horario.toISOString(),
-    infoPagador: 'pagamento simulado',
-    ...(pix.devolucoes.length > 0 ? { devolucoes: pix.devolucoes.map(refundView) } : {}),
-  }
-}
-
-function refundView(refund: SimulatedPix['devolucoes'][number]): unknown {
-  return {
-    id: refund.id,
-    rtrId: refund.rtrId,
-    valor: refund.valor,
-    natureza: refund.natureza,
-    ...(refund.descricao ? { descricao: refund.descricao } : {}),
-    horario: { solicitacao: refund.solicitacao.toISOString(), ...(refund.liquidacao ? { liquidacao: refund.liquidacao.toISOString() } : {}) },
-    status: refund.status,
-    ...(refund.motivo ? { motivo: refund.motivo } : {}),
-  }
-}
-
 function listPix(state: SimulatorState, url: URL): unknown {
   const inicio = parseInstant(url.searchParams.get('inicio'), 'inicio')
   const fim = parseInstant(url.searchParams.get('fim'), 'fim')
@@ -336,6 +301,7 @@ function control(state: SimulatorState, method: string, path: string, body: unkn
     const received = state.pix.filter((candidate) => candidate.txid === cob.txid).reduce((sum, candidate) => sum + Number(candidate.valor.replace('.', '')), 0)
     if (received >= Number(cob.valor.replace('.', ''))) cob.status = 'CONCLUIDA'
     if (input.callback !== false) void deliverCallback(state, cob.chave, { pix: [pixView(pix)] })
+    if (input.authorize !== false) approveRecsPaidBy(state, cob.txid, input.callback !== false)
     return pixView(pix)
   }
   if ((match = /^\/__control\/pix\/([^/]+)\/callback$/.exec(path)) && method === 'POST') {
@@ -379,29 +345,17 @@ function control(state: SimulatorState, method: string, path: string, body: unkn
       pix: state.pix.map(pixView),
       webhooks: Object.fromEntries(state.webhooks),
       callbacks: state.callbacks,
+      ...(pixAutomaticoState(state) as object),
     }
   }
+  const automatic = controlPixAutomatico(state, method, path, input)
+  if (automatic !== null) return automatic
   throw new Problem(404, 'NaoEncontrado', 'Não encontrado', `${method} ${path} não existe`)
 }
 
-/** POST {webhookUrl}/pix, retried with a growing pause until a 2xx or the retries run out. */
-async function deliverCallback(state: SimulatorState, chave: string, body: unknown): Promise<void> {
-  const webhookUrl = state.webhooks.get(chave)
-  if (!webhookUrl) return
-  const url = `${webhookUrl.replace(/\/$/, '')}/pix`
-  for (let attempt = 0; attempt <= state.options.callbackRetries; attempt += 1) {
-    const record: SimulatorState['callbacks'][number] = { url, body, status: null }
-    state.callbacks.push(record)
-    try {
-      const response = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(5000) })
-      record.status = response.status
-      await response.arrayBuffer()
-      if (response.ok) return
-    } catch {
-      record.status = 0
-    }
-    await new Promise((resolve) => setTimeout(resolve, state.options.callbackRetryMilliseconds * 2 ** attempt))
-  }
+/** POST {webhookUrl}/pix for the webhook registered on the key. */
+function deliverCallback(state: SimulatorState, chave: string, body: unknown): Promise<void> {
+  return deliverSimulatorCallback(state, state.webhooks.get(chave), 'pix', body)
 }
 
 async function readJson(request: IncomingMessage): Promise<unknown> {

@@ -38,6 +38,47 @@ export interface SimulatedPix {
   devolucoes: SimulatedRefund[]
 }
 
+export type RecStatus = 'CRIADA' | 'APROVADA' | 'REJEITADA' | 'EXPIRADA' | 'CANCELADA'
+
+/** A Pix Automático recurrence (`rec`); `txid` names the journey-3 cob whose QR also authorizes it. */
+export interface SimulatedRec {
+  idRec: string
+  status: RecStatus
+  vinculo: { objeto?: string; contrato: string; devedor: { cpf?: string; cnpj?: string; nome: string } }
+  calendario: { dataInicial: string; dataFinal?: string; periodicidade: string }
+  valor?: { valorRec?: string; valorMinimoRecebedor?: string }
+  politicaRetentativa: 'NAO_PERMITE' | 'PERMITE_3R_7D'
+  txid?: string
+  location: string
+  atualizacao: { status: RecStatus; data: Date }[]
+}
+
+export type CobrStatus = 'CRIADA' | 'ATIVA' | 'CONCLUIDA' | 'EXPIRADA' | 'REJEITADA' | 'CANCELADA'
+
+/** One settlement attempt of a cobr: the scheduled one (AGND), then retries (RIFL) the receiver asks for. */
+export interface SimulatedAttempt {
+  dataLiquidacao: string
+  tipo: 'AGND' | 'RIFL'
+  status: 'SOLICITADA' | 'AGENDADA' | 'PAGA' | 'REJEITADA' | 'CANCELADA' | 'EXPIRADA'
+  endToEndId: string
+  rejeicao?: { codigo: string; descricao: string }
+}
+
+/** A recurring charge (`cobr`) of a recurrence. */
+export interface SimulatedCobr {
+  txid: string
+  idRec: string
+  status: CobrStatus
+  criacao: Date
+  dataDeVencimento: string
+  valor: string
+  ajusteDiaUtil: boolean
+  infoAdicional?: string
+  recebedor?: unknown
+  tentativas: SimulatedAttempt[]
+  atualizacao: { status: CobrStatus; data: Date }[]
+}
+
 export interface SimulatorOptions {
   clientId: string
   clientSecret: string
@@ -57,6 +98,11 @@ export interface SimulatorState {
   cobs: Map<string, SimulatedCob>
   pix: SimulatedPix[]
   webhooks: Map<string, string>
+  recs: Map<string, SimulatedRec>
+  cobrs: Map<string, SimulatedCobr>
+  /** `PUT /webhookrec` and `PUT /webhookcobr`: one URL each per receiver. */
+  webhookRec: string | null
+  webhookCobr: string | null
   /** `down`: every API call answers 503; `hang`: every API call waits forever (a timeout). */
   outage: 'none' | 'down' | 'hang'
   /** API requests held unanswered by the `hang` outage right now. */
@@ -65,7 +111,7 @@ export interface SimulatorState {
 }
 
 export function createSimulatorState(options: SimulatorOptions): SimulatorState {
-  return { options, tokens: new Map(), tokensIssued: 0, revokeTokensAfterCalls: null, cobs: new Map(), pix: [], webhooks: new Map(), outage: 'none', hangingRequests: 0, callbacks: [] }
+  return { options, tokens: new Map(), tokensIssued: 0, revokeTokensAfterCalls: null, cobs: new Map(), pix: [], webhooks: new Map(), recs: new Map(), cobrs: new Map(), webhookRec: null, webhookCobr: null, outage: 'none', hangingRequests: 0, callbacks: [] }
 }
 
 const alphanumeric = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789abcdefghijklmnopqrstuvwxyz'
