@@ -64,6 +64,8 @@ async function renewPixAuto(key: string, accountName: string) {
   expect(firstPayment).toMatchObject({ rail: 'pix' })
   await psp.control('POST', `/cob/${firstPayment.txid}/pay`)
   await waitFor(() => ok('GET', `/v1/subscriptions/${subscription.id}`), (value) => value.status === 'active')
+  // Paying the first invoice's composite code also authorized the Pix Automático recurrence.
+  await waitFor(() => prisma.pixRecurrence.findUnique({ where: { subscriptionId: subscription.id } }), (value) => value?.status === 'APROVADA')
 
   const renewedAt = new Date(Date.now() + Number(account.clockOffsetMs) + 35 * day)
   const result = await runBillingCycle(prisma, { accountId: account.id, realNow: new Date(renewedAt.getTime() - Number(account.clockOffsetMs)) })
@@ -74,7 +76,7 @@ async function renewPixAuto(key: string, accountName: string) {
 }
 
 describe('collecting pix_auto renewals', () => {
-  test('live account with a PSP: the renewal stays open with no money recorded, gets its charge, and is paid only when the PSP reports the money', async () => {
+  test('live account with a PSP: the renewal stays open with no money recorded, gets its recurring charge (Pix Automático), and is paid only when the PSP reports the money', async () => {
     const name = `collect-live-${randomUUID().slice(0, 8)}`
     const key = await app.createKey({ account: name, mode: 'live' })
     await configurePix(key, `${name}@example.com.br`)
@@ -85,8 +87,8 @@ describe('collecting pix_auto renewals', () => {
 
     await runPixWork(prisma, { force: true })
     const payment = (await ok('GET', `/v1/invoices/${renewal.id}`)).payment
-    expect(payment).toMatchObject({ rail: 'pix' })
-    await psp.control('POST', `/cob/${payment.txid}/pay`)
+    expect(payment).toMatchObject({ rail: 'pix_automatico', status: 'ATIVA' })
+    await psp.control('POST', `/cobr/${payment.txid}/pay`)
     await waitFor(() => ok('GET', `/v1/invoices/${renewal.id}`), (value) => value.status === 'paid')
     const settled = await prisma.transaction.findMany({ where: { invoiceId: renewal.id } })
     expect(settled.map((transaction) => [transaction.status, transaction.amount.toFixed(2)])).toEqual([['succeeded', '49.90']])

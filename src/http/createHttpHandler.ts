@@ -100,9 +100,9 @@ async function dispatch(routes: HttpRoutes, request: IncomingMessage, response: 
     return
   }
   if (url.pathname === '/healthz' || url.pathname === '/readyz' || url.pathname === '/v1/openapi.json') scope.route = url.pathname
-  const pixCallback = /^\/webhooks\/pix\/([A-Za-z0-9_-]{1,200})\/pix$/.exec(url.pathname)
+  const pixCallback = /^\/webhooks\/pix\/([A-Za-z0-9_-]{1,200})\/(pix|rec|cobr)$/.exec(url.pathname)
   if (pixCallback && method === 'POST') {
-    scope.route = '/webhooks/pix/{token}/pix'
+    scope.route = `/webhooks/pix/{token}/${pixCallback[2]}`
     // The PSP's callback: answered 200 once every Pix in it was confirmed with the PSP and recorded;
     // an error answer (e.g. 503 while the PSP's own API is down) makes the PSP retry it.
     const text = await readBody(request, maxBodyBytes).then(
@@ -118,7 +118,7 @@ async function dispatch(routes: HttpRoutes, request: IncomingMessage, response: 
     } catch {
       throw new DomainError('invalid_json', 'The body is not valid JSON')
     }
-    await receivePixCallback(routes.services.database.prisma, pixCallback[1]!, body)
+    await receivePixCallback(routes.services.database.prisma, pixCallback[1]!, body, pixCallback[2] as 'pix' | 'rec' | 'cobr')
     return sendResponse(response, { status: 200, headers: {}, body: { received: true } })
   }
   if (url.pathname === '/healthz') return sendResponse(response, { status: 200, headers: {}, body: { status: 'ok' } })

@@ -1,6 +1,7 @@
 import type { EventContext } from '../events/recordEvent'
 import type { Currency } from '../domain/money'
 import type { Invoice, PaymentMethod } from '../generated/prisma/client'
+import { collectPixAutomaticoInvoice } from '../payments/pix/collectPixAutomaticoInvoice'
 import { allocateDepositAddress } from '../payments/usdc/allocateDepositAddress'
 import { isAutomaticRail } from '../subscriptions/paymentRails'
 import { settleInvoicePayment } from './settleInvoicePayment'
@@ -15,7 +16,8 @@ export type Collection = 'automatic' | 'open'
  * Starts collecting an issued, open invoice, in the transaction that issued it. The rule that must
  * hold: money is recorded only by the provider of the invoice's currency reporting it (CONTRACT §9).
  * - With a provider, the invoice stays open and gets what its payer needs: a USDC deposit address
- *   now; a PIX charge from the PIX worker (which gives every open BRL invoice its `cob`).
+ *   now; a PIX charge from the PIX worker (which gives every open BRL invoice its `cob`, or for
+ *   pix_auto its Pix Automático recurring charge); a new pix_auto subscription's recurrence now.
  * - Without one, only a test account's sandbox charges an automatic rail at once (a succeeded
  *   transaction for money that is simulated). A live account never gets here with a rail it cannot
  *   collect (rails need their provider), and if it did, the invoice would stay open.
@@ -25,6 +27,13 @@ export async function collectInvoice(context: EventContext, invoice: Invoice, co
   const provider = await findProvider(context, invoice.currency as Currency)
   if (provider) {
     if (provider === 'usdc') await allocateDepositAddress(context.db, invoice.accountId, { invoiceId: invoice.id })
+    // A new pix_auto subscription starts its recurrence now, so its first invoice shows the composite
+    // code at once (a PSP refusing fails the creation, nothing half-done). Renewals get their recurring
+    // charge from the PIX worker: a PSP that is down never blocks a renewal.
+    if (provider === 'pix' && collection === 'open' && invoice.paymentMethod === 'pix_auto') {
+      const pixProvider = await context.db.pixProvider.findUniqueOrThrow({ where: { accountId: context.account.id } })
+      await collectPixAutomaticoInvoice({ ...context, transactional: true }, pixProvider, invoice)
+    }
     return invoice
   }
   const sandboxCharges = context.account.mode === 'test' && collection === 'automatic' && isAutomaticRail(invoice.paymentMethod as PaymentMethod)

@@ -1,5 +1,10 @@
-import type { CheckoutSession, Invoice, PixCharge, Subscription } from '../../generated/prisma/client'
-import { pixPaymentInstructions, type PixPaymentInstructionsValue } from '../../payments/pix/pixPaymentInstructions'
+import type { CheckoutSession, Invoice, PixCharge, PixRecurringCharge, Subscription } from '../../generated/prisma/client'
+import {
+  pixAutomaticoPaymentInstructions,
+  pixPaymentInstructions,
+  type PixAutomaticoPaymentInstructionsValue,
+  type PixPaymentInstructionsValue,
+} from '../../payments/pix/pixPaymentInstructions'
 import { readUsdcPaymentInstructions, type UsdcInstructions, type UsdcPaymentInstructions, type UsdcPullPaymentInstructions } from '../../payments/usdc/readUsdcPaymentInstructions'
 import { builder } from '../builder'
 import type { GraphQLContext } from '../GraphQLContext'
@@ -50,12 +55,30 @@ const PixPaymentInstructionsType = builder.objectRef<PixPaymentInstructionsValue
   }),
 })
 
-type Instructions = UsdcInstructions | PixPaymentInstructionsValue
+const PixAutomaticoPaymentInstructionsType = builder.objectRef<PixAutomaticoPaymentInstructionsValue>('PixAutomaticoPaymentInstructions').implement({
+  description: 'Charged by the payer\'s bank through the Pix Automático recurrence the payer authorized (a recurring charge, cobr): nothing to scan.',
+  fields: (t) => ({
+    rail: t.exposeString('rail', { description: 'Always `pix_automatico`.' }),
+    txid: t.exposeString('txid', { description: 'The recurring charge\'s id at the PSP.' }),
+    recurrenceId: t.exposeString('recurrenceId', { description: 'The recurrence (idRec) that authorizes it.' }),
+    dueDate: t.exposeString('dueDate', { description: 'The day (YYYY-MM-DD, São Paulo) the payer\'s bank settles it; retries follow within 7 days.' }),
+    status: t.exposeString('status', { description: 'The PSP\'s status: CRIADA, ATIVA, CONCLUIDA, EXPIRADA, REJEITADA or CANCELADA.' }),
+    amountReceived: t.exposeString('amountReceived'),
+  }),
+})
+
+type Instructions = UsdcInstructions | PixPaymentInstructionsValue | PixAutomaticoPaymentInstructionsValue
 
 export const PaymentInstructions = builder.unionType('PaymentInstructions', {
-  types: [PixPaymentInstructionsType, UsdcPaymentInstructionsType, UsdcPullPaymentInstructionsType],
+  types: [PixPaymentInstructionsType, PixAutomaticoPaymentInstructionsType, UsdcPaymentInstructionsType, UsdcPullPaymentInstructionsType],
   resolveType: (instructions) =>
-    instructions.rail === 'pix' ? PixPaymentInstructionsType : instructions.rail === 'usdc' ? UsdcPaymentInstructionsType : UsdcPullPaymentInstructionsType,
+    instructions.rail === 'pix'
+      ? PixPaymentInstructionsType
+      : instructions.rail === 'pix_automatico'
+        ? PixAutomaticoPaymentInstructionsType
+        : instructions.rail === 'usdc'
+          ? UsdcPaymentInstructionsType
+          : UsdcPullPaymentInstructionsType,
 })
 
 /** The PIX charge of each BRL resource in the response, read in one query per kind. */
@@ -77,8 +100,20 @@ export function loadCheckoutPayment(session: CheckoutSession, context: GraphQLCo
   return loader.load(session)
 }
 
+/** A cob (first invoice's composite code, or the fallback after a final rejection) first, else the recurring charge. */
+async function loadBrlInvoicePayment(context: GraphQLContext, invoice: Invoice): Promise<Instructions | null> {
+  const charge = await loadPixPayment(context, 'invoiceId', invoice.id)
+  if (charge || invoice.paymentMethod !== 'pix_auto') return charge
+  const loader = requestLoader<string, PixRecurringCharge | null>(context, 'payment.pixAutomatico', async (ids) => {
+    const charges = await context.db.pixRecurringCharge.findMany({ where: { invoiceId: { in: [...ids] } } })
+    return ids.map((candidate) => charges.find((item) => item.invoiceId === candidate) ?? null)
+  })
+  const recurring = await loader.load(invoice.id)
+  return recurring ? pixAutomaticoPaymentInstructions(recurring) : null
+}
+
 export function loadInvoicePayment(invoice: Invoice, context: GraphQLContext): Promise<Instructions | null> {
-  if (invoice.currency === 'BRL') return loadPixPayment(context, 'invoiceId', invoice.id)
+  if (invoice.currency === 'BRL') return loadBrlInvoicePayment(context, invoice)
   if (invoice.currency !== 'USDC') return Promise.resolve(null)
   const loader = requestLoader<Invoice, UsdcInstructions | null>(context, 'invoice.payment', async (invoices) => {
     const pulled = invoices.filter((item) => item.paymentMethod === 'usdc_pull')

@@ -24,7 +24,7 @@ const receiverAccountTypes = ['CORRENTE', 'POUPANCA', 'PAGAMENTO']
 
 /**
  * Stores the account's PSP (CONTRACT §9.1) once the PSP accepted it: a token is obtained with the
- * credentials given and the webhook is registered (`PUT /webhook/{pixKey}`) on
+ * credentials given and the webhooks are registered (`PUT /webhook/{pixKey}`, `PUT /webhookrec`, `PUT /webhookcobr`) on
  * `{publicUrl}/webhooks/pix/{token}`, the token an unguessable per-account secret kept across
  * reconfigurations. Secrets are encrypted before anything else happens, so a missing
  * BILLING_SECRETS_KEY refuses at once; they are never returned.
@@ -68,6 +68,9 @@ export async function configurePixProvider(context: DomainContext, input: Config
   try {
     await client.checkCredentials()
     await client.call('PUT', `/webhook/${encodeURIComponent(pixKey)}`, { webhookUrl: pixWebhookUrl(publicUrl, webhookToken) })
+    // Pix Automático's callbacks: the PSP appends /rec and /cobr to the same URL.
+    await client.call('PUT', '/webhookrec', { webhookUrl: pixWebhookUrl(publicUrl, webhookToken) })
+    await client.call('PUT', '/webhookcobr', { webhookUrl: pixWebhookUrl(publicUrl, webhookToken) })
   } finally {
     client.close()
   }

@@ -5,7 +5,7 @@ import { Prisma, type PixCharge } from '../../generated/prisma/client'
 import { settleInvoicePayment } from '../../invoices/settleInvoicePayment'
 import type { PixClient } from './PixClient'
 
-interface ConfirmedPix {
+export interface ConfirmedPix {
   endToEndId: string
   valor: string
   horario: Date
@@ -80,7 +80,7 @@ async function settlingTransactionId(context: DomainContext, charge: PixCharge):
 }
 
 /** The Pix of a cob as the PSP lists them; anything malformed is the PSP's error, not a payment. */
-function readPixList(value: unknown): ConfirmedPix[] {
+export function readPixList(value: unknown): ConfirmedPix[] {
   if (value === undefined || value === null) return []
   if (!Array.isArray(value)) throw new DomainError('provider_error', 'The PIX provider answered with a malformed pix list')
   return value.map((item: unknown) => {
