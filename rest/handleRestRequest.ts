@@ -3,7 +3,7 @@ import { authenticateApiKey, type Caller } from '../src/accounts/authenticateApi
 import { requireAdmission } from '../src/accounts/requireAdmission'
 import { requireScope } from '../src/accounts/scopes'
 import type { Services } from '../src/Services'
-import { systemClock, type Database } from '../src/domain/DomainContext'
+import { systemClock, type Transaction } from '../src/domain/DomainContext'
 import { DomainError } from '../src/domain/DomainError'
 import { requireExactQuantity } from '../src/domain/money'
 import { createGraphQLContext } from '../src/graphql/createGraphQLContext'
@@ -80,7 +80,7 @@ async function handle(services: Services, schema: GraphQLSchema, routes: readonl
   }
   const variables = buildVariables(compiled, pathValues, request.url.searchParams, body)
 
-  const run = (db?: Database) => runOperation(services, schema, compiled, caller, variables, request.requestId, db)
+  const run = (db?: Transaction) => runOperation(services, schema, compiled, caller, variables, request.requestId, db)
   if (idempotencyKey === undefined) return toResponse(await run())
   const outcome = await runIdempotently(
     services.database.prisma,
@@ -122,7 +122,7 @@ async function runOperation(
   caller: Caller,
   variables: Record<string, unknown>,
   requestId: string,
-  db: Database | undefined,
+  db: Transaction | undefined,
 ): Promise<StoredResponse> {
   const contextValue = await createGraphQLContext({ services, requestId, caller, ...(db ? { db } : {}) })
   const result = await execute({ schema, document: compiled.document, operationName: compiled.operationName, variableValues: variables, contextValue })

@@ -1,6 +1,6 @@
 import { execute, parse, type DocumentNode, type GraphQLSchema } from 'graphql'
 import type { Services } from '../src/Services'
-import type { AccountScope, Database } from '../src/domain/DomainContext'
+import type { AccountScope, Transaction } from '../src/domain/DomainContext'
 import type { EventResource } from '../src/events/eventTypes'
 import type { EventSubject, ResourceRenderer } from '../src/events/resourceRenderer'
 import { createGraphQLContext } from '../src/graphql/createGraphQLContext'
@@ -47,7 +47,7 @@ export function createResourceRenderer(services: Services, schema: GraphQLSchema
     variables: (subject) => ({ id: 'id' in subject ? subject.id : '' }),
   })
 
-  return async (db: Database, account: AccountScope, resource: EventResource, subject: EventSubject) => {
+  return async (db: Transaction, account: AccountScope, resource: EventResource, subject: EventSubject) => {
     const rendering = renderings.get(resource)
     if (!rendering) throw new Error(`No rendering for ${resource}`)
     const contextValue = await createGraphQLContext({ services, requestId: 'event', caller: { keyId: 'event', account, scopes: ['read'] }, db })

@@ -1,7 +1,8 @@
 import type { ApiKeyCache } from './accounts/ApiKeyCache'
 import type { RateLimiter } from './accounts/RateLimiter'
 import type { DatabaseConnection } from './database/createDatabaseClient'
-import type { HotPathBatchers } from './createHotPathBatchers'
+import type { AccessChecker } from './access/AccessChecker'
+import type { UsageEventRecorder } from './metering/UsageEventRecorder'
 
 /** What lives as long as the process: one per server, shared by every request. */
 export interface Services {
@@ -10,8 +11,10 @@ export interface Services {
   apiKeyCache: ApiKeyCache
   /** Requests per key per second, across processes (see RateLimiter). */
   rateLimiter: RateLimiter
-  /** Group commit for usage events, shared reads for access checks (see createHotPathBatchers). */
-  batchers: HotPathBatchers
+  /** The usage-event hot path: group commit outside a transaction (see UsageEventRecorder). */
+  usageEvents: UsageEventRecorder
+  /** The access-check hot path: shared reads outside a transaction (see AccessChecker). */
+  accessChecks: AccessChecker
   /** Signs list cursors and payment links; the same in every process on one database (see loadSigningSecret). */
   signingSecret: Buffer
   /** Base of the URLs the service hands out (hosted pages). */

@@ -7,7 +7,8 @@ import { restRoutes } from '../rest/restRoutes'
 import { defaultPaymentRails, type PaymentRails, type Services } from './Services'
 import { ApiKeyCache } from './accounts/ApiKeyCache'
 import { RateLimiter } from './accounts/RateLimiter'
-import { createHotPathBatchers } from './createHotPathBatchers'
+import { AccessChecker } from './access/AccessChecker'
+import { UsageEventRecorder } from './metering/UsageEventRecorder'
 import { installResourceRenderer } from './events/resourceRenderer'
 import { applyMigrations } from './database/applyMigrations'
 import { createDatabaseClient } from './database/createDatabaseClient'
@@ -60,7 +61,8 @@ export async function createApplication(options: ApplicationOptions): Promise<Ap
   const services: Services = {
     database,
     apiKeyCache,
-    batchers: createHotPathBatchers(database.prisma),
+    usageEvents: new UsageEventRecorder(database.prisma),
+    accessChecks: new AccessChecker(database.prisma),
     rateLimiter: new RateLimiter(database.pool, options.rateLimitPerSecond ?? 0),
     signingSecret: await loadSigningSecret(database.prisma),
     publicUrl: options.publicUrl,

@@ -7,7 +7,7 @@ import { advanceClock } from '../src/billing/advanceClock'
 import { revokeApiKey } from '../src/accounts/revokeApiKey'
 import { setEnabledRails } from '../src/accounts/setEnabledRails'
 import type { DatabaseClient } from '../src/database/createDatabaseClient'
-import { systemClock, type Database } from '../src/domain/DomainContext'
+import { runInTransaction, systemClock, type Database } from '../src/domain/DomainContext'
 import { startTestApplication, type TestApplication } from './support/startTestApplication'
 
 // A change to a key or its account and the NOTIFY that empties every process's key cache are one
@@ -127,9 +127,9 @@ describe('key and account changes notify in their own transaction', () => {
     const key = await createApiKey(prisma, systemClock, { accountName: 'notify-outer' })
     await notificationsSoFar()
     await expect(
-      prisma.$transaction(async (transaction) => {
-        await setEnabledRails({ db: transaction, transactional: true }, key.accountId, ['pix_auto'])
-        await revokeApiKey({ db: transaction, clock: systemClock, transactional: true }, key.id)
+      runInTransaction(prisma, async (transaction) => {
+        await setEnabledRails({ db: transaction }, key.accountId, ['pix_auto'])
+        await revokeApiKey({ db: transaction, clock: systemClock }, key.id)
         expect(await notificationsSoFar()).toBe(0)
         throw new Error('roll back')
       }),
@@ -137,8 +137,8 @@ describe('key and account changes notify in their own transaction', () => {
     expect(await notificationsSoFar()).toBe(0)
     expect((await prisma.apiKey.findUniqueOrThrow({ where: { id: key.id } })).revokedAt).toBeNull()
 
-    await prisma.$transaction(async (transaction) => {
-      await setEnabledRails({ db: transaction, transactional: true }, key.accountId, ['pix_auto'])
+    await runInTransaction(prisma, async (transaction) => {
+      await setEnabledRails({ db: transaction }, key.accountId, ['pix_auto'])
       expect(await notificationsSoFar()).toBe(0)
     })
     // PostgreSQL folds identical notifications of one transaction into one.

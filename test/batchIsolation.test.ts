@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { Batcher } from '../src/domain/Batcher'
 import { DomainError } from '../src/domain/DomainError'
 import { contextForAccount } from '../src/domain/DomainContext'
-import { prepareUsageEvent } from '../src/metering/recordUsageEvents'
 import { startTestApplication, type TestApplication } from './support/startTestApplication'
 
 // Issue 8 §2 and issue 9 §3: callers of every account share the hot paths' batches, so one caller's
@@ -72,12 +71,12 @@ describe('one caller cannot fail another sharing its batch', () => {
     const { customerId, meterId } = await pricedMeter(app.key)
     const account = await app.application.services.database.prisma.account.findFirstOrThrow({ where: { name: 'main' } })
     const context = contextForAccount(app.application.services.database.prisma, account)
-    const batcher = app.application.services.batchers.usageEvents
-    // prepareUsageEvent does not check text (the door does): this is what a missed check would send.
-    const good = Array.from({ length: 30 }, () => prepareUsageEvent(context, { customerId, meterId, quantity: 1, idempotencyKey: randomUUID() }))
-    const poisoned = Array.from({ length: 3 }, () => prepareUsageEvent(context, { customerId, meterId, quantity: 1, idempotencyKey: randomUUID(), metadata: { a: '\udfff' } }))
+    const recorder = app.application.services.usageEvents
+    // The domain does not check text (the door does): this is what a missed check would send.
+    const good = Array.from({ length: 30 }, () => ({ customerId, meterId, quantity: 1, idempotencyKey: randomUUID() }))
+    const poisoned = Array.from({ length: 3 }, () => ({ customerId, meterId, quantity: 1, idempotencyKey: randomUUID(), metadata: { a: '\udfff' } }))
     const submitted = [...good.slice(0, 10), poisoned[0]!, ...good.slice(10, 20), poisoned[1]!, ...good.slice(20), poisoned[2]!]
-    const settled = await Promise.allSettled(submitted.map((event) => batcher.submit(event)))
+    const settled = await Promise.allSettled(submitted.map((event) => recorder.record(context, event)))
     const outcomeOf = (event: (typeof submitted)[number]) => settled[submitted.indexOf(event)]!
     expect(good.map((event) => outcomeOf(event).status)).toEqual(good.map(() => 'fulfilled'))
     for (const event of poisoned) {

@@ -2,7 +2,7 @@ import { DomainError } from '../domain/DomainError'
 import type { DomainContext } from '../domain/DomainContext'
 import { parseQuantity, type Currency, type Decimal } from '../domain/money'
 import { Prisma } from '../generated/prisma/client'
-import { readAccessFacts } from './readAccessFacts'
+import { readAccessFacts, type AccessFacts, type AccessFactsRequest } from './readAccessFacts'
 
 export type AccessReason = 'credits_available' | 'insufficient_credits' | 'no_entitlement' | 'entitlement_expired' | 'entitlement_past_due'
 
@@ -20,18 +20,27 @@ export interface AccessCheckInput {
 }
 
 /**
- * CONTRACT §6, in order: a subscription-mode metered price the customer is entitled to; else a credits
- * price against the balance; else no entitlement. Reads only: a denial changes nothing. This is the
- * hottest path of the service: every fact it needs comes from one query, shared by the checks that
- * arrive together (inside a transaction, it reads alone, in that transaction).
+ * Checks access with a read of its own in `context.db` (inside a transaction: in that transaction).
+ * Outside a transaction, checks go through the process's AccessChecker, which shares one read among
+ * the checks that arrive together.
  */
 export async function checkAccess(context: DomainContext, input: AccessCheckInput): Promise<AccessDecision> {
+  const [facts] = await readAccessFacts(context.db, [accessFactsRequest(context, input)])
+  return decideAccess(facts?.value)
+}
+
+/** What the facts query needs for one check (the quantity validated, as exact decimal text). */
+export function accessFactsRequest(context: DomainContext, input: AccessCheckInput): AccessFactsRequest {
   const quantity = parseQuantity(input.quantity)
-  const request = { accountId: context.account.id, customerId: input.customerId, meterId: input.meterId, quantity: quantity.toFixed() }
-  const facts =
-    context.batchers && !context.transactional
-      ? await context.batchers.accessChecks.submit(request)
-      : (await readAccessFacts(context.db, [request]))[0]?.value
+  return { accountId: context.account.id, customerId: input.customerId, meterId: input.meterId, quantity: quantity.toFixed() }
+}
+
+/**
+ * CONTRACT §6, in order: a subscription-mode metered price the customer is entitled to; else a credits
+ * price against the balance; else no entitlement. Reads only: a denial changes nothing. This is the
+ * hottest path of the service: every fact it needs comes from one query.
+ */
+export function decideAccess(facts: AccessFacts | undefined): AccessDecision {
   if (!facts?.customerId) throw new DomainError('customer_not_found', 'No such customer', { param: 'customerId' })
   if (!facts.meterId) throw new DomainError('meter_not_found', 'No such meter', { param: 'meterId' })
 

@@ -7,9 +7,9 @@ import { notifyApiKeysChanged } from './notifyApiKeysChanged'
  * transaction (PostgreSQL delivers a NOTIFY when its transaction commits), so neither can happen
  * without the other.
  */
-export async function revokeApiKey(context: Pick<DomainContext, 'db' | 'clock' | 'transactional'>, keyId: string): Promise<{ id: string; revokedAt: Date }> {
+export async function revokeApiKey(context: Pick<DomainContext, 'db' | 'clock'>, keyId: string): Promise<{ id: string; revokedAt: Date }> {
   const now = context.clock.now()
-  return runInTransaction(context.db, context.transactional ?? false, async (db) => {
+  return runInTransaction(context.db, async (db) => {
     await db.apiKey.updateMany({ where: { id: keyId, revokedAt: null }, data: { revokedAt: now } })
     const key = await db.apiKey.findUnique({ where: { id: keyId } })
     if (!key) throw new DomainError('not_found', 'No API key with this id', { param: 'keyId' })

@@ -10,10 +10,10 @@ const rails: readonly PaymentMethod[] = ['pix_manual', 'pix_auto', 'usdc_invoice
  * carry their account, so the change and the NOTIFY that empties every process's key cache are one
  * transaction: the notification is delivered when, and only if, the change commits.
  */
-export async function setEnabledRails(context: Pick<DomainContext, 'db' | 'transactional'>, accountId: string, enabled: readonly string[]): Promise<Account> {
+export async function setEnabledRails(context: Pick<DomainContext, 'db'>, accountId: string, enabled: readonly string[]): Promise<Account> {
   const unknown = enabled.find((rail) => !rails.includes(rail as PaymentMethod))
   if (unknown !== undefined) throw new DomainError('validation_error', `Unknown payment rail ${unknown}`, { param: 'rails' })
-  return runInTransaction(context.db, context.transactional ?? false, async (db) => {
+  return runInTransaction(context.db, async (db) => {
     const account = await db.account.update({ where: { id: accountId }, data: { enabledRails: [...new Set(enabled as PaymentMethod[])] } })
     await notifyApiKeysChanged(db)
     return account

@@ -31,7 +31,7 @@ export async function advanceClock(context: DomainContext, seconds: number): Pro
     return moved
   })
   const realNow = new Date()
-  await runBillingCycle(context.db, { accountId: account.id, realNow, transactional: context.transactional ?? false })
+  await runBillingCycle(context.db, { accountId: account.id, realNow })
   return { now: new Date(realNow.getTime() + Number(account.clockOffsetMs)) }
 }
 

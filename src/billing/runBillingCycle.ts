@@ -1,4 +1,4 @@
-import { runInTransaction, type Database } from '../domain/DomainContext'
+import { runInTransaction, type Database, type Transaction } from '../domain/DomainContext'
 import { syncSubscriptionEntitlement } from '../entitlements/syncSubscriptionEntitlement'
 import { eventContextForAccount } from '../events/eventContextForAccount'
 import type { EventType } from '../events/eventTypes'
@@ -13,8 +13,6 @@ export interface BillingCycleOptions {
   accountId?: string
   /** Real time; each account's clock is this plus its offset. */
   realNow?: Date
-  /** True when `db` is already a transaction (everything then happens in it). */
-  transactional?: boolean
   batchSize?: number
 }
 
@@ -41,13 +39,12 @@ export interface BillingCycleResult {
 
 export async function runBillingCycle(db: Database, options: BillingCycleOptions = {}): Promise<BillingCycleResult> {
   const realNow = options.realNow ?? new Date()
-  const transactional = options.transactional ?? false
   const onlyAccount = options.accountId ? Prisma.sql`AND subscription."accountId" = ${options.accountId}` : Prisma.empty
   const accountNow = Prisma.sql`(${realNow}::timestamptz + account."clockOffsetMs" * interval '1 millisecond')`
 
   const result: BillingCycleResult = { renewed: 0, pastDue: 0, expired: 0 }
   for (;;) {
-    const count = await runInTransaction(db, transactional, async (transaction) => {
+    const count = await runInTransaction(db, async (transaction) => {
       const due = await transaction.$queryRaw<{ id: string; accountNow: Date }[]>(Prisma.sql`
         SELECT subscription.id, ${accountNow} AS "accountNow"
         FROM "Subscription" subscription JOIN "Account" account ON account.id = subscription."accountId"
@@ -68,7 +65,7 @@ export async function runBillingCycle(db: Database, options: BillingCycleOptions
     if (count === 0) break
   }
 
-  result.expired = await runInTransaction(db, transactional, async (transaction) => {
+  result.expired = await runInTransaction(db, async (transaction) => {
     const moved = await transaction.$queryRaw<MovedRow[]>(Prisma.sql`
       UPDATE "Entitlement" entitlement SET status = 'expired'
       FROM "Subscription" subscription JOIN "Account" account ON account.id = subscription."accountId"
@@ -82,7 +79,7 @@ export async function runBillingCycle(db: Database, options: BillingCycleOptions
   // An open session past its expiry already reads as expired (effectiveStatus); writing it down is
   // what gives it its checkout.session.expired event, once (a conditional update).
   const onlySessionAccount = options.accountId ? Prisma.sql`AND session."accountId" = ${options.accountId}` : Prisma.empty
-  await runInTransaction(db, transactional, async (transaction) => {
+  await runInTransaction(db, async (transaction) => {
     const moved = await transaction.$queryRaw<MovedRow[]>(Prisma.sql`
       UPDATE "CheckoutSession" session SET status = 'expired'
       FROM "Account" account
@@ -100,7 +97,7 @@ interface MovedRow {
   accountNow: Date
 }
 
-async function recordMovedEvents(db: Database, rows: readonly MovedRow[]): Promise<void> {
+async function recordMovedEvents(db: Transaction, rows: readonly MovedRow[]): Promise<void> {
   for (const row of rows) await recordEvent(await eventContextForAccount(db, row.accountId, new Date(row.accountNow)), row.type, { id: row.id })
 }
 
@@ -109,7 +106,7 @@ async function recordMovedEvents(db: Database, rows: readonly MovedRow[]): Promi
  * claim keeps each transaction to at most a batch of renewals however far behind a subscription is;
  * the claiming loop comes back for the next one, in time order, until nothing is due.
  */
-async function takeNextBillingStep(db: Database, subscriptionId: string, now: Date): Promise<'renewed' | 'pastDue' | 'none'> {
+async function takeNextBillingStep(db: Transaction, subscriptionId: string, now: Date): Promise<'renewed' | 'pastDue' | 'none'> {
   const subscription = await db.subscription.findUniqueOrThrow({ where: { id: subscriptionId }, include: { price: true, product: true } })
   if (subscription.status !== 'active') return 'none'
   const overdue = await db.invoice.findFirst({
@@ -132,7 +129,7 @@ async function takeNextBillingStep(db: Database, subscriptionId: string, now: Da
 }
 
 /** The renewal as it happens on time: issued at the new period's start, which is also what its due date counts from. */
-async function renewSubscription(db: Database, subscription: Prisma.SubscriptionGetPayload<{ include: { price: true; product: true } }>): Promise<void> {
+async function renewSubscription(db: Transaction, subscription: Prisma.SubscriptionGetPayload<{ include: { price: true; product: true } }>): Promise<void> {
   const start = subscription.currentPeriodEnd
   const end = nextPeriodEnd(subscription.billingAnchor, subscription.price.interval ?? 'month', start)
   const context = await eventContextForAccount(db, subscription.accountId, start)

@@ -1,5 +1,5 @@
 import type { Currency } from '../domain/money'
-import type { AccountScope, Database } from '../domain/DomainContext'
+import type { AccountScope, Transaction } from '../domain/DomainContext'
 import type { EventResource } from './eventTypes'
 
 /** What an event is about: a resource by id, or a customer's balance in one currency and what moved. */
@@ -11,7 +11,7 @@ export type EventSubject = { id: string } | { customerId: string; currency: Curr
  * process installs it at start (createApplication, the billing CLI); domain code only names the
  * resource, so there is one definition of each shape.
  */
-export type ResourceRenderer = (db: Database, account: AccountScope, resource: EventResource, subject: EventSubject) => Promise<Record<string, unknown>>
+export type ResourceRenderer = (db: Transaction, account: AccountScope, resource: EventResource, subject: EventSubject) => Promise<Record<string, unknown>>
 
 let installed: ResourceRenderer | undefined
 

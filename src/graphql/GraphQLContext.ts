@@ -11,8 +11,6 @@ import { DomainError } from '../domain/DomainError'
 export interface GraphQLContext {
   services: Services
   db: Database
-  /** True when `db` is the transaction of an idempotent REST request. */
-  transactional: boolean
   clock: Clock
   requestId: string
   /** The authenticated caller; undefined with `authenticationFailure` set when the key was refused. */
@@ -46,11 +44,5 @@ export function authorize(context: GraphQLContext, scopes: readonly Scope[]): Do
     throw context.authenticationFailure ?? new DomainError('unauthorized', 'A valid API key is required: send "Authorization: Bearer <key>"')
   }
   requireScope(caller.scopes, scopes)
-  return {
-    db: context.db,
-    clock: accountClock(caller.account),
-    account: caller.account,
-    transactional: context.transactional,
-    ...(context.transactional ? {} : { batchers: context.services.batchers }),
-  }
+  return { db: context.db, clock: accountClock(caller.account), account: caller.account }
 }

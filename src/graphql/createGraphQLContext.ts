@@ -3,7 +3,7 @@ import { authenticateApiKey } from '../accounts/authenticateApiKey'
 import { requireAdmission } from '../accounts/requireAdmission'
 import type { Services } from '../Services'
 import { classifyError } from '../domain/classifyError'
-import { accountClock, systemClock, type Database } from '../domain/DomainContext'
+import { accountClock, systemClock, type Transaction } from '../domain/DomainContext'
 import type { DomainError } from '../domain/DomainError'
 import type { GraphQLContext } from './GraphQLContext'
 import { defaultQueryLimits } from './queryLimits'
@@ -15,7 +15,7 @@ export interface ContextSource {
   caller?: Caller
   authorization?: string | null
   /** The transaction the request runs in, when it has one. */
-  db?: Database
+  db?: Transaction
   /** The response's byte budget (GRAPHQL_MAX_RESPONSE_BYTES). */
   maxResponseBytes?: number
 }
@@ -34,5 +34,5 @@ export async function createGraphQLContext(source: ContextSource): Promise<Graph
       authenticationFailure = classifyError(error)
     }
   }
-  return { services: source.services, db, transactional: source.db !== undefined, clock: caller ? accountClock(caller.account) : systemClock, requestId: source.requestId, caller, authenticationFailure, loaders: new Map(), responseBytesLeft: source.maxResponseBytes ?? defaultQueryLimits.maxResponseBytes }
+  return { services: source.services, db, clock: caller ? accountClock(caller.account) : systemClock, requestId: source.requestId, caller, authenticationFailure, loaders: new Map(), responseBytesLeft: source.maxResponseBytes ?? defaultQueryLimits.maxResponseBytes }
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { DatabaseClient } from '../database/createDatabaseClient'
-import type { Clock, Database } from '../domain/DomainContext'
+import { runInTransaction, type Clock, type Database, type Transaction } from '../domain/DomainContext'
 import { DomainError } from '../domain/DomainError'
 import { createId } from '../domain/createId'
 import { Prisma } from '../generated/prisma/client'
@@ -35,7 +35,6 @@ export interface IdempotentOutcome {
 // Short: correctness never depends on it (the lease token does), it only bounds how long a retry waits
 // after the process that claimed the key died.
 const leaseMilliseconds = 10_000
-const transactionTimeoutMilliseconds = 30_000
 
 class RollbackWithResponse extends Error {
   constructor(readonly response: StoredResponse) {
@@ -47,22 +46,19 @@ export async function runIdempotently(
   prisma: DatabaseClient,
   clock: Clock,
   request: IdempotentRequest,
-  execute: (db: Database) => Promise<StoredResponse>,
+  execute: (transaction: Transaction) => Promise<StoredResponse>,
 ): Promise<IdempotentOutcome> {
   const claim = await claimKey(prisma, clock, request)
   if ('replay' in claim) return { response: claim.replay, replayed: true }
   const { recordId, leaseToken } = claim
   const lease = { id: recordId, leaseToken, state: 'in_flight' as const }
   try {
-    const response = await prisma.$transaction(
-      async (transaction) => {
-        const response = await execute(transaction)
-        if (response.status >= 400) throw new RollbackWithResponse(response)
-        await completeRecord(transaction, lease, response)
-        return response
-      },
-      { timeout: transactionTimeoutMilliseconds },
-    )
+    const response = await runInTransaction(prisma, async (transaction) => {
+      const response = await execute(transaction)
+      if (response.status >= 400) throw new RollbackWithResponse(response)
+      await completeRecord(transaction, lease, response)
+      return response
+    })
     return { response, replayed: false }
   } catch (error) {
     if (!(error instanceof RollbackWithResponse)) {

@@ -1,4 +1,4 @@
-import type { DomainContext } from '../domain/DomainContext'
+import type { TransactionContext } from '../domain/DomainContext'
 import type { UsageEvent } from '../generated/prisma/client'
 import { prepareUsageEvent, recordUsageEvents, type RecordUsageEventInput } from './recordUsageEvents'
 
@@ -12,13 +12,12 @@ export type { RecordUsageEventInput } from './recordUsageEvents'
 //   and debits nothing; the same key with another payload is 422.
 
 /**
- * Records one usage event: in the caller's transaction when it holds one, else through the process's
- * group-commit batcher, which shares one commit among events that arrive together.
+ * Records one usage event in the caller's transaction (consumeAccess, an idempotent request). Outside
+ * a transaction, events go through the process's UsageEventRecorder, which shares one commit among
+ * events that arrive together.
  */
-export async function recordUsageEvent(context: DomainContext, input: RecordUsageEventInput): Promise<UsageEvent> {
-  const prepared = prepareUsageEvent(context, input)
-  if (context.batchers && !context.transactional) return context.batchers.usageEvents.submit(prepared)
-  const [outcome] = await recordUsageEvents(context.db, [prepared])
+export async function recordUsageEvent(context: TransactionContext, input: RecordUsageEventInput): Promise<UsageEvent> {
+  const [outcome] = await recordUsageEvents(context.db, [prepareUsageEvent(context, input)])
   if (!outcome) throw new Error('billing_record_usage answered no row')
   if ('error' in outcome) throw outcome.error
   return outcome.value

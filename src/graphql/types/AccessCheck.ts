@@ -1,4 +1,4 @@
-import { checkAccess, type AccessDecision } from '../../access/checkAccess'
+import type { AccessDecision } from '../../access/checkAccess'
 import { topUpLinkLifetimeMilliseconds, topUpUrl } from '../../checkout/paymentLinks'
 import { accountClock } from '../../domain/DomainContext'
 import { formatAmount } from '../../domain/money'
@@ -53,7 +53,7 @@ builder.queryField('accessCheck', (t) =>
     args: { input: t.arg({ type: AccessCheckInput, required: true }) },
     resolve: async (_root, args, context) => {
       const domain = authorize(context, ['write', 'usage:write'])
-      return { ...(await checkAccess(domain, args.input)), accountId: domain.account.id }
+      return { ...(await context.services.accessChecks.check(domain, args.input)), accountId: domain.account.id }
     },
   }),
 )

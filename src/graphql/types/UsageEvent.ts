@@ -1,6 +1,5 @@
 import { formatAmount } from '../../domain/money'
 import { usageEventList, type UsageEventFilter } from '../../metering/usageEventList'
-import { recordUsageEvent } from '../../metering/recordUsageEvent'
 import { builder } from '../builder'
 import { countConnection, readOrder, resolveRecordConnection, totalCountDescription } from '../connections'
 import { orderByInput, pageArguments, TimeRangeInput } from '../pageArguments'
@@ -73,6 +72,6 @@ builder.mutationField('recordUsageEvent', (t) =>
     type: UsageEventNode,
     description: 'Scope: write or usage:write. Debits credits when a credits price applies to the meter.',
     args: { input: t.arg({ type: RecordUsageEventInput, required: true }) },
-    resolve: (_root, args, context) => recordUsageEvent(authorize(context, ['write', 'usage:write']), args.input),
+    resolve: (_root, args, context) => context.services.usageEvents.record(authorize(context, ['write', 'usage:write']), args.input),
   }),
 )

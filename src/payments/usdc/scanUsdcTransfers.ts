@@ -70,7 +70,7 @@ export async function scanUsdcTransfers(prisma: DatabaseClient, client: PublicCl
         amount: new Prisma.Decimal(log.args.value!.toString()).div(1_000_000),
       })
     }
-    const moved = await runInTransaction(prisma, false, async (db) => {
+    const moved = await runInTransaction(prisma, async (db) => {
       const locked = await db.$queryRaw<{ nextBlock: bigint }[]>`
         SELECT "nextBlock" FROM "UsdcWatchCursor" WHERE "chainId" = ${watched.chainId} AND token = ${token} FOR UPDATE`
       if (locked[0]?.nextBlock !== cursor.nextBlock) return false

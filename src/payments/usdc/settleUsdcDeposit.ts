@@ -1,5 +1,5 @@
 import { payCheckoutSession } from '../../checkout/payCheckoutSession'
-import { contextForAccount, type Database } from '../../domain/DomainContext'
+import { contextForAccount, type Transaction } from '../../domain/DomainContext'
 import { DomainError } from '../../domain/DomainError'
 import { Prisma } from '../../generated/prisma/client'
 import { settleInvoicePayment } from '../../invoices/settleInvoicePayment'
@@ -12,12 +12,12 @@ import { settleInvoicePayment } from '../../invoices/settleInvoicePayment'
  * usdc_pull, the sender of the transfer that completed the payment becomes the subscription's payer.
  * Runs inside the caller's transaction (the one that recorded the transfers).
  */
-export async function settleUsdcDeposit(db: Database, depositAddressId: string): Promise<void> {
+export async function settleUsdcDeposit(db: Transaction, depositAddressId: string): Promise<void> {
   const deposit = await db.usdcDepositAddress.findUniqueOrThrow({ where: { id: depositAddressId } })
   const transfers = await db.usdcTransfer.findMany({ where: { depositAddressId }, orderBy: [{ blockNumber: 'asc' }, { transactionHash: 'asc' }, { logPosition: 'asc' }] })
   const received = transfers.reduce((sum, transfer) => sum.plus(transfer.amount), new Prisma.Decimal(0))
   const account = await db.account.findUniqueOrThrow({ where: { id: deposit.accountId } })
-  const context = { ...contextForAccount(db, account), transactional: true }
+  const context = contextForAccount(db, account)
   const completing = (due: Prisma.Decimal) => {
     let sum = new Prisma.Decimal(0)
     return transfers.find((transfer) => (sum = sum.plus(transfer.amount)).greaterThanOrEqualTo(due))
@@ -40,7 +40,7 @@ export async function settleUsdcDeposit(db: Database, depositAddressId: string):
   }
 }
 
-async function keepPayer(db: Database, subscriptionId: string, payer: string | undefined): Promise<void> {
+async function keepPayer(db: Transaction, subscriptionId: string, payer: string | undefined): Promise<void> {
   if (!payer) return
   await db.subscription.updateMany({ where: { id: subscriptionId, paymentMethod: 'usdc_pull', usdcPayer: null }, data: { usdcPayer: payer } })
 }
