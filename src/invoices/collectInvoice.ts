@@ -38,7 +38,7 @@ export async function collectInvoice(context: EventContext, invoice: Invoice, co
   }
   const sandboxCharges = context.account.mode === 'test' && collection === 'automatic' && isAutomaticRail(invoice.paymentMethod as PaymentMethod)
   if (!sandboxCharges) return invoice
-  return settleInvoicePayment({ ...context, transactional: true }, invoice.id, 'succeeded')
+  return settleInvoicePayment(context, invoice.id, 'succeeded')
 }
 
 async function findProvider(context: EventContext, currency: Currency): Promise<'pix' | 'usdc' | null> {

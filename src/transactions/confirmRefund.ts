@@ -1,4 +1,4 @@
-import type { DomainContext } from '../domain/DomainContext'
+import type { TransactionContext } from '../domain/DomainContext'
 import { createId } from '../domain/createId'
 import type { Refund } from '../generated/prisma/client'
 import { recordEvent } from '../events/recordEvent'
@@ -10,7 +10,7 @@ import { recordEvent } from '../events/recordEvent'
  * out of the ledger (an `adjustment`) in this same transaction, with its `transaction.refunded` event.
  * Failed: nothing is counted.
  */
-export async function confirmRefund(context: DomainContext, refund: Refund, outcome: 'succeeded' | 'failed', failureReason?: string): Promise<boolean> {
+export async function confirmRefund(context: TransactionContext, refund: Refund, outcome: 'succeeded' | 'failed', failureReason?: string): Promise<boolean> {
   const { db, account } = context
   const now = context.clock.now()
   const moved = await db.refund.updateMany({

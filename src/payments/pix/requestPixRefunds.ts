@@ -1,4 +1,4 @@
-import type { DomainContext } from '../../domain/DomainContext'
+import type { TransactionContext } from '../../domain/DomainContext'
 import { DomainError } from '../../domain/DomainError'
 import { createId } from '../../domain/createId'
 import { formatAmount, type Decimal } from '../../domain/money'
@@ -18,7 +18,7 @@ export function devolucaoId(refundId: string): string {
  * cannot be reached rolls everything back, and the id is the refund's own, so a retry after a crash
  * between the PUT and the commit cannot ask twice for the same money under another id.
  */
-export async function requestPixRefunds(context: DomainContext, paid: Transaction, payments: PixPayment[], amount: Decimal): Promise<void> {
+export async function requestPixRefunds(context: TransactionContext, paid: Transaction, payments: PixPayment[], amount: Decimal): Promise<void> {
   const provider = await context.db.pixProvider.findUnique({ where: { accountId: context.account.id } })
   if (!provider) throw new DomainError('invalid_state', 'This account has no PIX provider any more: configure it to refund', { param: 'id' })
   const client = createPixClient(provider)
