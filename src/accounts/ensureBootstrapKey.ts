@@ -13,11 +13,11 @@ export const defaultAccountName = 'default'
  * One transaction: a changed key and the NOTIFY that empties every process's key cache commit together
  * (PostgreSQL delivers a NOTIFY when its transaction commits), so neither happens without the other.
  */
-export async function ensureBootstrapKey(context: Pick<DomainContext, 'db' | 'clock' | 'transactional'>, secret: string): Promise<void> {
+export async function ensureBootstrapKey(context: Pick<DomainContext, 'db' | 'clock'>, secret: string): Promise<void> {
   if (!secret.startsWith('bk_test_') || !isWellFormedKeySecret(secret)) {
     throw new DomainError('validation_error', 'BILLING_BOOTSTRAP_KEY must be a test key: bk_test_ followed by 16 to 128 letters or digits')
   }
-  await runInTransaction(context.db, context.transactional ?? false, async (db) => {
+  await runInTransaction(context.db, async (db) => {
     const existing = await db.apiKey.findUnique({ where: { secretHash: hashKeySecret(secret) } })
     if (existing) {
       await db.apiKey.update({ where: { id: existing.id }, data: { scopes: [...allScopes] } })

@@ -25,7 +25,7 @@ export async function advanceClock(context: DomainContext, seconds: number): Pro
   await requireBoundedWork(context, seconds)
   // The new offset and the NOTIFY that makes every process drop the keys cached with the old one are
   // one transaction: neither commits without the other. Billing then runs in its own transactions.
-  const account = await runInTransaction(context.db, context.transactional ?? false, async (db) => {
+  const account = await runInTransaction(context.db, async (db) => {
     const moved = await db.account.update({ where: { id: context.account.id }, data: { clockOffsetMs: { increment: BigInt(seconds) * 1000n } } })
     await notifyApiKeysChanged(db)
     return moved
