@@ -12,14 +12,14 @@ import { confirmRefund } from '../../transactions/confirmRefund'
  * failed through confirmRefund (a refunded credits purchase gives its credits back there).
  */
 export async function finishUsdcSend(prisma: DatabaseClient, send: UsdcSend, outcome: 'succeeded' | 'failed', failureReason?: string): Promise<boolean> {
-  return runInTransaction(prisma, false, async (db) => {
+  return runInTransaction(prisma, async (db) => {
     const moved = await db.usdcSend.updateMany({
       where: { id: send.id, status: { in: ['pending', 'signed'] } },
       data: { status: outcome, ...(failureReason ? { failureReason: failureReason.slice(0, 500) } : {}) },
     })
     if (moved.count === 0) return false
     const account = await db.account.findUniqueOrThrow({ where: { id: send.accountId } })
-    const context = { ...contextForAccount(db, account), transactional: true }
+    const context = contextForAccount(db, account)
     if (send.kind === 'pull') {
       try {
         await settleInvoicePayment(context, send.invoiceId!, outcome)

@@ -47,7 +47,7 @@ export async function requestUsdcPulls(prisma: DatabaseClient, client: PublicCli
       client.readContract({ address: token as Address, abi: erc20Abi, functionName: 'balanceOf', args: [payer] }),
     ])
     const shortOf = allowance < units ? 'allowance' : balance < units ? 'balance' : undefined
-    await runInTransaction(prisma, false, async (db) => {
+    await runInTransaction(prisma, async (db) => {
       const inserted = await db.usdcSend.createMany({
         data: {
           id: createId('UsdcSend'),
@@ -69,7 +69,7 @@ export async function requestUsdcPulls(prisma: DatabaseClient, client: PublicCli
       requested += 1
       if (!shortOf) return
       const account = await db.account.findUniqueOrThrow({ where: { id: pull.accountId } })
-      await settleInvoicePayment({ ...contextForAccount(db, account), transactional: true }, pull.invoiceId, 'failed')
+      await settleInvoicePayment(contextForAccount(db, account), pull.invoiceId, 'failed')
     })
   }
   return requested

@@ -51,7 +51,7 @@ export async function signUsdcSends(prisma: DatabaseClient, client: PublicClient
     }
     const fees = await readFees(client)
     const nodeNonce = await client.getTransactionCount({ address: signer.address, blockTag: 'pending' })
-    const stored = await runInTransaction(prisma, false, async (db) => {
+    const stored = await runInTransaction(prisma, async (db) => {
       await db.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`usdc-signer:${chainId}:${signer.address}`}, 0))`
       const current = await db.usdcSend.findUnique({ where: { id: send.id } })
       if (current?.status !== 'pending') return undefined
