@@ -12,6 +12,15 @@ const finders = {
   invoice: (db: Database, accountId: string, ids: string[]) => db.invoice.findMany({ where: { accountId, id: { in: ids } } }),
   checkoutSession: (db: Database, accountId: string, ids: string[]) => db.checkoutSession.findMany({ where: { accountId, id: { in: ids } } }),
   usageEvent: (db: Database, accountId: string, ids: string[]) => db.usageEvent.findMany({ where: { accountId, id: { in: ids } } }),
+  entitlement: (db: Database, accountId: string, ids: string[]) => db.entitlement.findMany({ where: { accountId, id: { in: ids } } }),
+  transaction: (db: Database, accountId: string, ids: string[]) => db.transaction.findMany({ where: { accountId, id: { in: ids } } }),
+  creditLedgerEntry: (db: Database, accountId: string, ids: string[]) => db.creditLedgerEntry.findMany({ where: { accountId, id: { in: ids } } }),
+  event: (db: Database, accountId: string, ids: string[]) => db.event.findMany({ where: { accountId, id: { in: ids } } }),
+}
+
+/** Whether records of this kind can be found by id (the Relay node types). */
+export function isLinkedRecordKind(kind: string): kind is LinkedRecordKind {
+  return Object.hasOwn(finders, kind)
 }
 
 export type LinkedRecordKind = keyof typeof finders

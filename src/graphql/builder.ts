@@ -7,6 +7,7 @@ import { typeOfId } from '../domain/createId'
 import type PrismaTypes from '../generated/pothos-prisma-types'
 import { getDatamodel } from '../generated/pothos-prisma-types'
 import { authorize, type GraphQLContext } from './GraphQLContext'
+import { loadNodes, maxNodeIds } from './loadNodes'
 
 // Configuration only: the types live one per file under types/, each with its queries and mutations.
 
@@ -51,11 +52,11 @@ export const builder = new SchemaBuilder<{
         return nullWhenNotFound(async () => resolveNode(id))
       },
     },
+    // At most 100 ids, one query per type (loadNodes.ts).
     nodesQueryOptions: {
-      resolve: (_root, { ids }, context, _info, resolveNodes) => {
-        authorize(context, ['read'])
-        return ids.map((id) => nullWhenNotFound(async () => (await resolveNodes([id]))[0]))
-      },
+      description: `At most ${maxNodeIds} ids; unknown ids and other accounts' ids are null. Scope: read.`,
+      resolve: (_root, { ids }, context, _info, resolveNodes) =>
+        loadNodes(authorize(context, ['read']), ids, (id) => nullWhenNotFound(async () => (await resolveNodes([id]))[0])),
     },
   },
 })

@@ -10,7 +10,8 @@ import { observeGraphQLOperations } from '../metrics/observeGraphQLOperations'
 import { maskError } from './maskError'
 import { checkDocumentSize, countTokens } from './checkDocumentSize'
 import { introspectionLimitsRule } from './introspectionLimits'
-import { defaultQueryLimits, queryLimitsRule, type QueryLimits } from './queryLimits'
+import { costRefusal, defaultQueryLimits, queryLimitsRule, type QueryLimits } from './queryLimits'
+import { measureCost } from './measureCost'
 import { renderLocalGraphiQL } from './renderLocalGraphiQL'
 import { schema } from './schema'
 import { WeightedCache } from './WeightedCache'
@@ -56,6 +57,11 @@ export function createYogaServer(services: Services, settings: GraphQLSettings =
     onParse: ({ setParseFn }) => {
       // The same bound inside the parser, for every way a document reaches it.
       setParseFn((source, options) => parse(source, { ...options, maxTokens: settings.limits.maxTokens }))
+    },
+    onExecute: ({ args, setResultAndStopExecution }) => {
+      // The cost depends on the variables (a `first: $n`), so it is measured here, before anything runs.
+      const refusal = costRefusal(measureCost({ schema: args.schema, document: args.document, operationName: args.operationName, variableValues: args.variableValues }), settings.limits)
+      if (refusal) setResultAndStopExecution({ errors: [refusal] })
     },
     onValidate: ({ addValidationRule }) => {
       for (const rule of rules) addValidationRule(rule)

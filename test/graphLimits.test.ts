@@ -1,0 +1,166 @@
+import { randomBytes } from 'node:crypto'
+import pg from 'pg'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { spawnServer, type ServerProcess } from './support/spawnServer'
+import { startTestApplication, type TestApplication } from './support/startTestApplication'
+import { createTestDatabase } from './support/testDatabase'
+
+// Issue 8 §1: `nodes(ids:)` is capped and resolved with one query per type; the cost rule counts the
+// page sizes a query will really run with (variables and defaults); and a response is bounded in bytes,
+// so 100 customers × 100 usage events of 16 KB metadata are a clear error, not an exhausted heap.
+
+describe('nodes and the cost rule', () => {
+  let app: TestApplication
+  let counting = false
+  const statements: string[] = []
+  beforeAll(async () => {
+    app = await startTestApplication({ onQuery: (sql) => (counting ? statements.push(sql) : undefined) })
+  })
+  afterAll(async () => {
+    await app.close()
+  })
+
+  async function counted<T>(run: () => Promise<T>): Promise<{ result: T; statements: string[] }> {
+    statements.length = 0
+    counting = true
+    try {
+      return { result: await run(), statements: [...statements] }
+    } finally {
+      counting = false
+    }
+  }
+
+  test('nodes: 100 ids of 3 types cost one query per type; 101 ids are refused; other accounts\' ids are null', async () => {
+    const ids: string[] = []
+    const customers: string[] = []
+    for (let index = 0; index < 34; index += 1) {
+      const response = await app.request('POST', '/v1/customers', { body: { name: `node-${index}` }, idempotencyKey: randomBytes(8).toString('hex') })
+      customers.push(response.body.data.id)
+    }
+    const meters: string[] = []
+    for (let index = 0; index < 33; index += 1) {
+      const response = await app.request('POST', '/v1/usage/meters', { body: { name: `Node meter ${index}`, aggregation: 'sum', unit: 'request', resetPeriod: 'never' }, idempotencyKey: randomBytes(8).toString('hex') })
+      meters.push(response.body.data.id)
+    }
+    const products: string[] = []
+    for (let index = 0; index < 32; index += 1) {
+      const response = await app.request('POST', '/v1/products', { body: { name: `Node product ${index}`, type: 'one_time', defaultPrice: { amount: '1', currency: 'USDC', model: 'one_time' } }, idempotencyKey: randomBytes(8).toString('hex') })
+      products.push(response.body.data.id)
+    }
+    const otherKey = await app.createKey({ account: 'nodes-neighbour' })
+    const foreign = (await app.request('POST', '/v1/customers', { key: otherKey, body: { name: 'not yours' }, idempotencyKey: randomBytes(8).toString('hex') })).body.data.id
+    ids.push(...customers, ...meters, ...products, foreign)
+    expect(ids).toHaveLength(100)
+
+    const query = 'query($ids: [ID!]!) { nodes(ids: $ids) { id __typename ... on Customer { customerName: name } ... on Meter { name } ... on Product { name } } }'
+    const { result, statements: run } = await counted(() => app.graphql(query, { ids }))
+    expect(result.body.errors).toBeUndefined()
+    const nodes = result.body.data.nodes as ({ id: string; __typename: string; name: string } | null)[]
+    expect(nodes.slice(0, 99).map((node) => node?.id)).toEqual(ids.slice(0, 99))
+    expect(nodes[0]).toMatchObject({ __typename: 'Customer', customerName: 'node-0' })
+    expect(nodes[40]).toMatchObject({ __typename: 'Meter', name: 'Node meter 6' })
+    expect(nodes[98]).toMatchObject({ __typename: 'Product', name: 'Node product 31' })
+    expect(nodes[99]).toBeNull()
+    const lookups = run.filter((sql) => /FROM "public"\."(Customer|Meter|Product)"/.test(sql))
+    expect(lookups.length).toBeLessThanOrEqual(3)
+
+    const tooMany = await app.graphql(query, { ids: [...ids, customers[0]] })
+    expect(tooMany.body.errors[0]).toMatchObject({ extensions: { code: 'validation_error', param: 'ids' } })
+    expect(tooMany.body.errors[0].message).toMatch(/at most 100/)
+  })
+
+  test('the cost counts first given as a variable: 500 × 100 is refused before anything runs, 50 × 50 runs', async () => {
+    const query = 'query($a: Int, $b: Int) { customers(first: $a) { edges { node { id usageEvents(first: $b) { edges { node { id quantity } } } } } } }'
+    const { result: refused, statements: run } = await counted(() => app.graphql(query, { a: 500, b: 100 }))
+    expect(refused.status).toBe(400)
+    expect(refused.body.errors[0]).toMatchObject({ message: expect.stringMatching(/smaller pages/), extensions: { code: 'validation_error' } })
+    expect(refused.body.data).toBeUndefined()
+    expect(run.filter((sql) => /"Customer"|"UsageEvent"/.test(sql))).toEqual([])
+
+    const allowed = await app.graphql(query, { a: 50, b: 50 })
+    expect(allowed.body.errors).toBeUndefined()
+    expect(allowed.body.data.customers.edges.length).toBeGreaterThan(0)
+
+    // A variable's default counts as its value; no `first` at all counts the default page (100).
+    const byDefault = await app.graphql('query($a: Int = 500) { customers(first: $a) { edges { node { usageEvents(first: 100) { edges { node { id } } } } } } }')
+    expect(byDefault.body.errors[0].message).toMatch(/smaller pages/)
+    const unsized = await app.graphql('{ customers(first: 500) { edges { node { usageEvents { edges { node { id } } } } } } }')
+    expect(unsized.body.errors[0].message).toMatch(/smaller pages/)
+    // `last` counts like `first`; so do the ids given to nodes.
+    const backward = await app.graphql('query($b: Int) { customers(last: 500) { edges { node { invoices(last: $b) { totalCount edges { node { id } } } } } } }', { b: 100 })
+    expect(backward.body.errors[0].message).toMatch(/smaller pages/)
+    const manyNodes = await app.graphql('query($ids: [ID!]!) { nodes(ids: $ids) { ... on Customer { usageEvents(first: 500) { edges { node { id } } } } } }', { ids: Array.from({ length: 100 }, () => 'cus_x') })
+    expect(manyNodes.body.errors[0].message).toMatch(/smaller pages/)
+  })
+})
+
+describe('a response is bounded in bytes (a real server with the 256 MB heap of npm start)', () => {
+  let server: ServerProcess
+  const key = `bk_test_${randomBytes(16).toString('hex')}`
+  let databaseUrl: string
+
+  beforeAll(async () => {
+    databaseUrl = await createTestDatabase()
+    server = await spawnServer({
+      DATABASE_URL: databaseUrl,
+      BILLING_BOOTSTRAP_KEY: key,
+      RATE_LIMIT_PER_SECOND: '0',
+      BILLING_INTERVAL_SECONDS: '0',
+      NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --max-old-space-size=256`,
+    })
+    // 100 customers with 100 usage events each, every event with ~16 KB of metadata (what the
+    // contract allows: 50 keys of 500 characters would be 25 KB), written with SQL.
+    const client = new pg.Client({ connectionString: databaseUrl })
+    await client.connect()
+    try {
+      const { rows } = await client.query(`SELECT id FROM "Account" WHERE name = 'default'`)
+      const accountId = rows[0].id as string
+      await client.query(`INSERT INTO "Meter" (id, "accountId", name, slug, aggregation, unit, "resetPeriod", "createdAt") VALUES ('mtr_big', $1, 'Big', 'big', 'sum', 'request', 'never', now())`, [accountId])
+      await client.query(`INSERT INTO "Customer" (id, "accountId", name, "createdAt", "updatedAt") SELECT 'cus_big' || g, $1, 'big ' || g, now(), now() FROM generate_series(1, 100) g`, [accountId])
+      await client.query(
+        `INSERT INTO "UsageEvent" (id, "accountId", "customerId", "meterId", quantity, "idempotencyKey", fingerprint, metadata, "createdAt")
+         SELECT 'evt_big' || c || '_' || e, $1, 'cus_big' || c, 'mtr_big', 1, 'big-' || c || '-' || e, 'f',
+           (SELECT jsonb_object_agg('k' || k, repeat(md5(c || '-' || e || '-' || k), 15)) FROM generate_series(1, 33) k),
+           now() - e * interval '1 second'
+         FROM generate_series(1, 100) c, generate_series(1, 100) e`,
+        [accountId],
+      )
+    } finally {
+      await client.end()
+    }
+  }, 180_000)
+  afterAll(async () => {
+    await server?.stop('SIGKILL')
+  })
+
+  async function postGraphQL(query: string): Promise<{ status: number; body: { errors?: { message: string; extensions?: { code?: string } }[]; data?: any } }> { // eslint-disable-line @typescript-eslint/no-explicit-any -- response JSON
+    const response = await fetch(`${server.baseUrl}/graphql`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${key}` },
+      body: JSON.stringify({ query }),
+    })
+    return { status: response.status, body: (await response.json()) as never }
+  }
+
+  test('100 × 100 events with 16 KB metadata: a clear error, several times over, and the server stays up', async () => {
+    const everything = '{ customers(first: 100) { edges { node { id usageEvents(first: 100) { edges { node { id metadata } } } } } } }'
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      const answer = await postGraphQL(everything)
+      expect(answer.body.errors?.[0]).toMatchObject({ message: expect.stringMatching(/too large/), extensions: { code: 'validation_error' } })
+    }
+    // The same lists without metadata (what a dashboard usually shows) are small and run.
+    const light = await postGraphQL('{ customers(first: 100) { edges { node { id usageEvents(first: 100) { totalCount edges { node { id quantity } } } } } } }')
+    expect(light.body.errors).toBeUndefined()
+    expect(light.body.data.customers.edges).toHaveLength(100)
+    expect(light.body.data.customers.edges[0].node.usageEvents).toMatchObject({ totalCount: 100 })
+    expect(light.body.data.customers.edges[0].node.usageEvents.edges).toHaveLength(100)
+    // And metadata for what fits the budget is read and returned whole.
+    const some = await postGraphQL('{ customers(first: 5) { edges { node { usageEvents(first: 100) { edges { node { metadata } } } } } } }')
+    expect(some.body.errors).toBeUndefined()
+    expect(Object.keys(some.body.data.customers.edges[4].node.usageEvents.edges[99].node.metadata)).toHaveLength(33)
+
+    expect(server.child.exitCode).toBeNull()
+    expect((await fetch(`${server.baseUrl}/healthz`)).status).toBe(200)
+    expect(server.output()).not.toMatch(/heap limit|Maximum call stack/i)
+  }, 180_000)
+})
