@@ -7,6 +7,7 @@ import type { YogaServer } from '../graphql/createYogaServer'
 import { httpRequestDuration, httpRequests, methodLabel, unmatchedRoute } from '../metrics/httpMetrics'
 import { serveMetrics } from '../metrics/serveMetrics'
 import { receivePixCallback } from '../payments/pix/receivePixCallback'
+import { serveDashboard } from '../dashboard/serveDashboard'
 import { classifyAndLog } from './log'
 import { readGraphiQLAsset } from './readGraphiQLAsset'
 import { servePaymentPages } from './servePaymentPages'
@@ -79,6 +80,16 @@ async function dispatch(routes: HttpRoutes, request: IncomingMessage, response: 
       scope.route = '/graphiql/{asset}'
       response.writeHead(200, { 'Content-Type': asset.contentType, 'Content-Length': asset.body.length, 'Cache-Control': 'public, max-age=86400' })
       response.end(asset.body)
+      return
+    }
+  }
+  if ((url.pathname === '/dashboard' || url.pathname.startsWith('/dashboard/')) && method === 'GET') {
+    const dashboard = await serveDashboard(url.pathname)
+    if (dashboard) {
+      // Only the page and its two fixed assets get here, so the path is a bounded label.
+      scope.route = url.pathname === '/dashboard/' ? '/dashboard' : url.pathname
+      response.writeHead(dashboard.status, { ...dashboard.headers, 'Content-Length': Buffer.byteLength(dashboard.body) })
+      response.end(dashboard.body)
       return
     }
   }
