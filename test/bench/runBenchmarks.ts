@@ -8,6 +8,7 @@ import pg from 'pg'
 import { runBillingCycle } from '../../src/billing/runBillingCycle'
 import { createDatabaseClient } from '../../src/database/createDatabaseClient'
 import { seedDueSubscriptions } from '../support/seedDueSubscriptions'
+import { runDashboardBenchmark } from './runDashboardBenchmark'
 import { findFreePort } from '../../src/findFreePort'
 
 // `npm run bench`: the hot paths against the hardware's ceilings, measured side by side in one run.
@@ -19,6 +20,8 @@ import { findFreePort } from '../../src/findFreePort'
 // It prints requests/s, p50/p99 latency, the ratios to the ceilings, the server's peak RSS, and checks
 // that every acknowledged usage event is in the database exactly once. No assertion fails the run:
 // the numbers are the result.
+// `npm run bench -- dashboard` runs only the dashboard queries over 100,000 and 1,000,000 usage events
+// (runDashboardBenchmark.ts).
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10)
 const connections = 32
@@ -153,6 +156,7 @@ async function main() {
   const results: Measurement[] = []
   let service: Awaited<ReturnType<typeof startService>> | undefined
   try {
+    if (process.argv[2] === 'dashboard') return await runDashboardBenchmark(databaseUrl, startService, bootstrapKey)
     console.log(`benchmarks: ${seconds} s each, ${connections} connections`)
     results.push(await bareHttpCeiling())
     results.push(await pgbenchCeiling(databaseUrl))
