@@ -96,15 +96,22 @@ async function seedAccount(client: pg.Client, service: Service, key: string): Pr
 /** Usage events numbered (from, to], spread over the last 90 days, all customers, two meters. */
 async function seedEvents(client: pg.Client, accountId: string, meterIds: string[], from: number, to: number): Promise<void> {
   for (let start = from; start < to; start += 100_000) {
+    // The hourly rollup is filled as billing_record_usage fills it for the events it records.
     await client.query(
-      `INSERT INTO "UsageEvent" (id, "accountId", "customerId", "meterId", quantity, "idempotencyKey", fingerprint, "createdAt")
-       SELECT 'evt_dbench' || g, $1, 'cus_dbench' || (g % 10000 + 1), CASE WHEN g % 2 = 0 THEN $2 ELSE $3 END, g % 5 + 1,
-         'dbench-' || g, 'bench', now() - ((g::bigint * 7919) % (90 * 86400)) * interval '1 second'
-       FROM generate_series($4::int + 1, $5::int) g`,
+      `WITH inserted AS (
+         INSERT INTO "UsageEvent" (id, "accountId", "customerId", "meterId", quantity, "idempotencyKey", fingerprint, "createdAt")
+         SELECT 'evt_dbench' || g, $1, 'cus_dbench' || (g % 10000 + 1), CASE WHEN g % 2 = 0 THEN $2 ELSE $3 END, g % 5 + 1,
+           'dbench-' || g, 'bench', now() - ((g::bigint * 7919) % (90 * 86400)) * interval '1 second'
+         FROM generate_series($4::int + 1, $5::int) g
+         RETURNING "accountId", "meterId", quantity, "createdAt")
+       INSERT INTO "UsageRollup" ("accountId", "meterId", hour, shard, quantity, events)
+       SELECT "accountId", "meterId", date_trunc('hour', "createdAt", 'UTC'), 0, sum(quantity), count(*) FROM inserted GROUP BY 1, 2, 3
+       ON CONFLICT ("accountId", "meterId", hour, shard) DO UPDATE
+         SET quantity = "UsageRollup".quantity + excluded.quantity, events = "UsageRollup".events + excluded.events`,
       [accountId, meterIds[0], meterIds[1], start, Math.min(to, start + 100_000)],
     )
   }
-  await client.query('VACUUM ANALYZE "UsageEvent"')
+  await client.query('VACUUM ANALYZE "UsageEvent", "UsageRollup"')
 }
 
 export async function runDashboardBenchmark(databaseUrl: string, startService: (databaseUrl: string) => Promise<Service & { child: ChildProcess }>, key: string): Promise<void> {
