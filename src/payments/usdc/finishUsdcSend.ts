@@ -24,10 +24,11 @@ export async function finishUsdcSend(prisma: DatabaseClient, send: UsdcSend, out
       try {
         await settleInvoicePayment(context, send.invoiceId!, outcome)
       } catch (error) {
-        // Paid by a transfer to its deposit address meanwhile: the pulled money is recorded on the
-        // send (refundable), the invoice is not paid twice.
+        // No longer open (paid by a transfer to its deposit address meanwhile, voided): the outcome is
+        // kept on the send (pulled money stays visible there, refundable), the invoice is not paid twice.
         if (!(error instanceof DomainError) || error.code !== 'invalid_state') throw error
-        await db.usdcSend.update({ where: { id: send.id }, data: { failureReason: 'the invoice was already paid when this pull confirmed' } })
+        const note = outcome === 'succeeded' ? 'pulled, but the invoice was no longer open when this pull confirmed' : failureReason ?? 'failed'
+        await db.usdcSend.update({ where: { id: send.id }, data: { failureReason: note.slice(0, 500) } })
         return true
       }
       if (outcome === 'succeeded') {

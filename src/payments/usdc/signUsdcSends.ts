@@ -3,7 +3,7 @@ import { privateKeyToAccount } from 'viem/accounts'
 import type { DatabaseClient } from '../../database/createDatabaseClient'
 import { runInTransaction } from '../../domain/DomainContext'
 import type { UsdcSend } from '../../generated/prisma/client'
-import { logError } from '../../http/log'
+import { logError, logWarning } from '../../http/log'
 import { decryptSecret } from '../../secrets/decryptSecret'
 import { erc20Abi } from './erc20Abi'
 import { finishUsdcSend } from './finishUsdcSend'
@@ -75,9 +75,16 @@ export async function signUsdcSends(prisma: DatabaseClient, client: PublicClient
   return signed
 }
 
-/** Sends stored bytes to the node; "already known" or "nonce too low" only mean the node has seen them. */
-export async function broadcast(client: PublicClient, send: Pick<UsdcSend, 'rawTransaction'>): Promise<void> {
-  await client.sendRawTransaction({ serializedTransaction: send.rawTransaction as Hex }).catch(() => undefined)
+/**
+ * Sends stored bytes to the node. Never throws: "already known" or "nonce too low" only mean the node
+ * has seen them (the receipt decides), and anything else (no gas money, the node down) is logged and
+ * the same bytes are sent again next step.
+ */
+export async function broadcast(client: PublicClient, send: Pick<UsdcSend, 'id' | 'rawTransaction'>): Promise<void> {
+  await client.sendRawTransaction({ serializedTransaction: send.rawTransaction as Hex }).catch((error: unknown) => {
+    const message = error instanceof Error ? error.message.split('\n')[0]! : String(error)
+    if (!/already known|nonce too low|known transaction|already imported/i.test(message)) logWarning('usdc send not accepted by the node; sent again next step', { send: send.id, reason: message })
+  })
 }
 
 async function readFees(client: PublicClient): Promise<{ type: 'eip1559'; maxFeePerGas: bigint; maxPriorityFeePerGas: bigint } | { type: 'legacy'; gasPrice: bigint }> {
