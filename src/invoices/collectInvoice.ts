@@ -32,7 +32,7 @@ export async function collectInvoice(context: EventContext, invoice: Invoice, co
     // charge from the PIX worker: a PSP that is down never blocks a renewal.
     if (provider === 'pix' && collection === 'open' && invoice.paymentMethod === 'pix_auto') {
       const pixProvider = await context.db.pixProvider.findUniqueOrThrow({ where: { accountId: context.account.id } })
-      await collectPixAutomaticoInvoice({ ...context, transactional: true }, pixProvider, invoice)
+      await collectPixAutomaticoInvoice(context, pixProvider, invoice)
     }
     return invoice
   }
