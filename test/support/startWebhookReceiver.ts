@@ -9,7 +9,7 @@ export interface ReceivedWebhook {
 }
 
 /** What the receiver answers to one request: a status (and headers), or nothing until `release` is called. */
-export type ReceiverAnswer = { status: number; headers?: Record<string, string>; body?: string } | 'hang'
+export type ReceiverAnswer = { status: number; headers?: Record<string, string>; body?: string; delayMs?: number } | 'hang'
 
 export interface WebhookReceiver {
   /** `http://127.0.0.1:port` */
@@ -69,7 +69,9 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
         response.on('close', () => held.delete(response))
         return
       }
-      response.writeHead(answer.status, answer.headers ?? {}).end(answer.body ?? 'ok')
+      const respond = () => response.writeHead(answer.status, answer.headers ?? {}).end(answer.body ?? 'ok')
+      if (answer.delayMs) setTimeout(respond, answer.delayMs)
+      else respond()
     })
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
