@@ -1,22 +1,24 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
-import { randomUUID } from 'node:crypto'
+import { randomBytes, randomUUID } from 'node:crypto'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import autocannon from 'autocannon'
 import pg from 'pg'
 import { runBillingCycle } from '../../src/billing/runBillingCycle'
-import { createDatabaseClient } from '../../src/database/createDatabaseClient'
+import { createApplication } from '../../src/createApplication'
 import { seedDueSubscriptions } from '../support/seedDueSubscriptions'
 import { runDashboardBenchmark } from './runDashboardBenchmark'
 import { findFreePort } from '../../src/findFreePort'
+import { measureWebhookLatency } from './measureWebhookLatency'
 
 // `npm run bench`: the hot paths against the hardware's ceilings, measured side by side in one run.
 //   1. bare node:http answering a small JSON POST (the HTTP ceiling);
 //   2. pgbench running the naive usage-event transaction, one commit per event (the database ceiling);
 //   3. the service's POST /v1/access/check and POST /v1/usage/events through auth, REST, GraphQL and
 //      PostgreSQL, with the same load generator (autocannon, 32 connections);
-//   4. one billing run over 2,000 and then 10,000 due subscriptions (seeded with SQL), to see how it grows.
+//   4. webhook delivery latency, from an event's commit to its receipt by a local receiver;
+//   5. one billing run over 2,000 and then 10,000 due subscriptions (seeded with SQL), to see how it grows.
 // It prints requests/s, p50/p99 latency, the ratios to the ceilings, the server's peak RSS, and checks
 // that every acknowledged usage event is in the database exactly once. No assertion fails the run:
 // the numbers are the result.
@@ -107,7 +109,8 @@ async function startService(databaseUrl: string): Promise<{ child: ChildProcess;
   const nodeArguments = /&& node (.+)$/.exec(start)?.[1]?.split(' ')
   if (!nodeArguments) throw new Error(`cannot read the node command from the start script: ${start}`)
   const child = spawn(process.execPath, nodeArguments, {
-    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), BILLING_BOOTSTRAP_KEY: bootstrapKey, LOG_LEVEL: 'silent', NODE_ENV: 'production', RATE_LIMIT_PER_SECOND: '0' },
+    // A secrets key of its own when none is set: webhook endpoint secrets are stored encrypted.
+    env: { BILLING_SECRETS_KEY: randomBytes(32).toString('base64'), ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), BILLING_BOOTSTRAP_KEY: bootstrapKey, LOG_LEVEL: 'silent', NODE_ENV: 'production', RATE_LIMIT_PER_SECOND: '0' },
     stdio: ['ignore', 'inherit', 'inherit'],
   })
   const baseUrl = `http://127.0.0.1:${port}`
@@ -191,6 +194,7 @@ async function main() {
         ],
       }),
     )
+    const webhooks = await measureWebhookLatency(service.baseUrl, bootstrapKey)
     const peakRss = await service.peakRssMegabytes()
 
     const check = new pg.Client({ connectionString: databaseUrl })
@@ -206,11 +210,12 @@ async function main() {
     const billing: { subscriptions: number; milliseconds: number }[] = []
     for (const count of [2_000, 10_000]) {
       await seedDueSubscriptions(databaseUrl, count)
-      const database = createDatabaseClient(databaseUrl, { maxConnections: 4 })
+      // The application without listening, as `npm run billing` does: billing records events, whose `data` the API renders.
+      const application = await createApplication({ databaseUrl, publicUrl: 'http://localhost', maxConnections: 4 })
       const started = performance.now()
-      const cycle = await runBillingCycle(database.prisma)
+      const cycle = await runBillingCycle(application.services.database.prisma)
       billing.push({ subscriptions: cycle.renewed, milliseconds: performance.now() - started })
-      await database.close()
+      await application.close()
     }
 
     const [bare, pgbench, accessCheck, usageEvents] = results as [Measurement, Measurement, Measurement, Measurement]
@@ -224,6 +229,7 @@ async function main() {
     console.log('')
     console.log(`access check: ${format(accessCheck.requestsPerSecond / bare.requestsPerSecond, 2)} × bare node:http (target ≥ 0.5), p99 ${format(accessCheck.p99)} ms (target ≤ 20)`)
     console.log(`usage events: ${format(usageEvents.requestsPerSecond / pgbench.requestsPerSecond, 2)} × pgbench one-commit-per-event (target ≥ 1.0), p99 ${format(usageEvents.p99)} ms (target ≤ 50)`)
+    console.log(`webhook delivery: commit → receipt p50 ${format(webhooks.p50, 0)} ms, p99 ${format(webhooks.p99, 0)} ms (${webhooks.delivered} of ${webhooks.events} events from 4 concurrent clients received by a local receiver)`)
     console.log(`server peak RSS: ${format(peakRss, 0)} MB (target ≤ 300)`)
     for (const run of billing) {
       console.log(`billing run: ${run.subscriptions} due subscriptions renewed and invoiced in ${format(run.milliseconds / 1000, 1)} s (${format(run.subscriptions / (run.milliseconds / 1000), 0)} per second)`)
