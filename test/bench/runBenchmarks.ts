@@ -195,6 +195,8 @@ async function main() {
       }),
     )
     const webhooks = await measureWebhookLatency(service.baseUrl, bootstrapKey)
+    const webhookLine = `webhook delivery: commit → receipt p50 ${webhooks.p50} ms, p99 ${webhooks.p99} ms (${webhooks.delivered} of ${webhooks.events} events from 4 concurrent clients received by a local receiver)`
+    console.log(webhookLine)
     const peakRss = await service.peakRssMegabytes()
 
     const check = new pg.Client({ connectionString: databaseUrl })
@@ -229,7 +231,7 @@ async function main() {
     console.log('')
     console.log(`access check: ${format(accessCheck.requestsPerSecond / bare.requestsPerSecond, 2)} × bare node:http (target ≥ 0.5), p99 ${format(accessCheck.p99)} ms (target ≤ 20)`)
     console.log(`usage events: ${format(usageEvents.requestsPerSecond / pgbench.requestsPerSecond, 2)} × pgbench one-commit-per-event (target ≥ 1.0), p99 ${format(usageEvents.p99)} ms (target ≤ 50)`)
-    console.log(`webhook delivery: commit → receipt p50 ${format(webhooks.p50, 0)} ms, p99 ${format(webhooks.p99, 0)} ms (${webhooks.delivered} of ${webhooks.events} events from 4 concurrent clients received by a local receiver)`)
+    console.log(webhookLine)
     console.log(`server peak RSS: ${format(peakRss, 0)} MB (target ≤ 300)`)
     for (const run of billing) {
       console.log(`billing run: ${run.subscriptions} due subscriptions renewed and invoiced in ${format(run.milliseconds / 1000, 1)} s (${format(run.subscriptions / (run.milliseconds / 1000), 0)} per second)`)
