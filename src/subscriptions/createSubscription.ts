@@ -70,7 +70,8 @@ export async function createSubscription(
       period: { start: subscription.currentPeriodStart, end: subscription.currentPeriodEnd },
       now,
     })
-    const invoice = await collectInvoice(transaction, issued, 'open')
+    // Bought through checkout: that checkout's payment pays the first invoice, nothing to collect.
+    const invoice = options.paidUpFront ? issued : await collectInvoice(transaction, issued, 'open')
     let firstInvoice = invoice
     if (options.paidUpFront && invoice.status === 'open') {
       firstInvoice = await db.invoice.update({ where: { id: invoice.id }, data: { status: 'paid', amountPaid: invoice.total, paidAt: now } })
