@@ -1,6 +1,6 @@
 import { execute, type GraphQLSchema } from 'graphql'
-import { authenticateApiKey, type Caller } from '../src/accounts/authenticateApiKey'
-import { requireAdmission } from '../src/accounts/requireAdmission'
+import type { Caller } from '../src/accounts/authenticateApiKey'
+import { authenticateCaller } from '../src/accounts/authenticateCaller'
 import { requireScope } from '../src/accounts/scopes'
 import type { Services } from '../src/Services'
 import { systemClock, type Transaction } from '../src/domain/DomainContext'
@@ -66,8 +66,7 @@ async function handle(services: Services, schema: GraphQLSchema, routes: readonl
   const { compiled, pathValues } = matched
   const route = compiled.route
 
-  const caller = await authenticateApiKey(services.database.prisma, systemClock, request.header('authorization'), services.apiKeyCache)
-  requireAdmission(services, caller)
+  const caller = await authenticateCaller(services, request.header('authorization'))
   requireScope(caller.scopes, route.scopes)
 
   const body = await readJsonBody(request)

@@ -3,6 +3,7 @@ import type { RateLimiter } from './accounts/RateLimiter'
 import type { DatabaseConnection } from './database/createDatabaseClient'
 import type { AccessChecker } from './access/AccessChecker'
 import type { UsageEventRecorder } from './metering/UsageEventRecorder'
+import type { KeylessRateLimiter } from './http/KeylessRateLimiter'
 
 /** What lives as long as the process: one per server, shared by every request. */
 export interface Services {
@@ -15,6 +16,8 @@ export interface Services {
   usageEvents: UsageEventRecorder
   /** The access-check hot path: shared reads outside a transaction (see AccessChecker). */
   accessChecks: AccessChecker
+  /** Requests without a valid key, per client address, in this process (see KeylessRateLimiter). */
+  keylessRateLimiter: KeylessRateLimiter
   /** Signs list cursors and payment links; the same in every process on one database (see loadSigningSecret). */
   signingSecret: Buffer
   /** Base of the URLs the service hands out (hosted pages). */

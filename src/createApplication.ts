@@ -17,6 +17,7 @@ import { createYogaServer, defaultGraphQLSettings, type GraphQLSettings } from '
 import { schema } from './graphql/schema'
 import { countQueryErrors } from './metrics/databaseMetrics'
 import { createHttpHandler } from './http/createHttpHandler'
+import { KeylessRateLimiter } from './http/KeylessRateLimiter'
 import { createHttpServer, type HttpServer, type RequestHandler } from './http/createHttpServer'
 import { defaultHttpLimits, type HttpLimits } from './http/httpLimits'
 
@@ -28,6 +29,8 @@ export interface ApplicationOptions {
   onQuery?: (sql: string) => void
   /** Requests per API key per second; 0 for no limit. */
   rateLimitPerSecond?: number
+  /** Requests without a valid key per client address per second (KeylessRateLimiter); 0 or unset for no limit. */
+  keylessRateLimitPerSecond?: number
   graphql?: GraphQLSettings
   /** Serves GET /metrics to scrapers that send it as a bearer token; no /metrics when unset. */
   metricsToken?: string
@@ -64,6 +67,7 @@ export async function createApplication(options: ApplicationOptions): Promise<Ap
     usageEvents: new UsageEventRecorder(database.prisma),
     accessChecks: new AccessChecker(database.prisma),
     rateLimiter: new RateLimiter(database.pool, options.rateLimitPerSecond ?? 0),
+    keylessRateLimiter: new KeylessRateLimiter(options.keylessRateLimitPerSecond ?? 0),
     signingSecret: await loadSigningSecret(database.prisma),
     publicUrl: options.publicUrl,
     paymentRails: options.paymentRails ?? defaultPaymentRails,

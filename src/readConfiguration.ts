@@ -18,6 +18,8 @@ export interface Configuration {
   billingIntervalSeconds: number
   /** Requests per API key per second, across processes; 0 for no limit. */
   rateLimitPerSecond: number
+  /** Requests without a valid key per client address per second, in each process; 0 for no limit. */
+  keylessRateLimitPerSecond: number
   /** How often background PIX work runs (reconciliation is further paced per account); 0 turns it off in this process. */
   pixIntervalSeconds: number
   graphql: GraphQLSettings
@@ -47,6 +49,7 @@ export function readConfiguration(environment: NodeJS.ProcessEnv = process.env):
     metricsToken: environment.METRICS_TOKEN || undefined,
     billingIntervalSeconds: wholeNumber(environment, 'BILLING_INTERVAL_SECONDS', 10),
     rateLimitPerSecond: wholeNumber(environment, 'RATE_LIMIT_PER_SECOND', 1000),
+    keylessRateLimitPerSecond: wholeNumber(environment, 'KEYLESS_RATE_LIMIT_PER_SECOND', 20),
     pixIntervalSeconds: wholeNumber(environment, 'PIX_INTERVAL_SECONDS', 5),
     webhookConcurrency: wholeNumber(environment, 'WEBHOOK_CONCURRENCY', defaultWebhookDeliverySettings.concurrency),
     webhookTimeoutSeconds: wholeNumber(environment, 'WEBHOOK_TIMEOUT_SECONDS', defaultWebhookDeliverySettings.timeoutMs / 1000),

@@ -49,6 +49,7 @@ const application = await createApplication({
   publicUrl: configuration.publicUrl,
   paymentRails: configuration.paymentRails,
   rateLimitPerSecond: configuration.rateLimitPerSecond,
+  keylessRateLimitPerSecond: configuration.keylessRateLimitPerSecond,
   graphql: configuration.graphql,
   httpServer,
   ...(configuration.metricsToken ? { metricsToken: configuration.metricsToken } : {}),

@@ -1,6 +1,5 @@
 import type { Caller } from '../accounts/authenticateApiKey'
-import { authenticateApiKey } from '../accounts/authenticateApiKey'
-import { requireAdmission } from '../accounts/requireAdmission'
+import { authenticateCaller } from '../accounts/authenticateCaller'
 import type { Services } from '../Services'
 import { classifyError } from '../domain/classifyError'
 import { accountClock, systemClock, type Transaction } from '../domain/DomainContext'
@@ -27,8 +26,7 @@ export async function createGraphQLContext(source: ContextSource): Promise<Graph
   // No header is not an error yet: introspection and GraphiQL need no key; every data field asks for one.
   if (!caller && source.authorization) {
     try {
-      caller = await authenticateApiKey(db, systemClock, source.authorization, source.services.apiKeyCache)
-      requireAdmission(source.services, caller)
+      caller = await authenticateCaller(source.services, source.authorization)
     } catch (error) {
       caller = undefined
       authenticationFailure = classifyError(error)

@@ -8,6 +8,9 @@ import { httpRequestDuration, httpRequests, methodLabel, unmatchedRoute } from '
 import { serveMetrics } from '../metrics/serveMetrics'
 import { receivePixCallback } from '../payments/pix/receivePixCallback'
 import { serveDashboard } from '../dashboard/serveDashboard'
+import { authenticateApiKey } from '../accounts/authenticateApiKey'
+import { systemClock } from '../domain/DomainContext'
+import { clientAddressOf } from './KeylessRateLimiter'
 import { classifyAndLog } from './log'
 import { readGraphiQLAsset } from './readGraphiQLAsset'
 import { servePaymentPages } from './servePaymentPages'
@@ -43,14 +46,58 @@ export function createHttpHandler(routes: HttpRoutes): (request: IncomingMessage
       httpRequests.inc(labels)
       endTimer(labels)
     })
-    runInRequestScope(requestId, () => {
-      dispatch(routes, request, response, requestId, scope).catch((error: unknown) => {
-        const classified = classifyAndLog(error)
-        if (response.headersSent) return response.destroy()
-        sendResponse(response, errorResponse(classified))
-      })
-    })
+    const clientAddress = clientAddressOf(request.socket.remoteAddress)
+    runInRequestScope(
+      requestId,
+      () => {
+        admitKeyless(routes.services, request, clientAddress)
+          .then((refusal) => {
+            if (!refusal) return dispatch(routes, request, response, requestId, scope)
+            if (request.method !== 'GET' && request.method !== 'HEAD') discardRestOfBody(request)
+            sendResponse(response, errorResponse(refusal))
+          })
+          .catch((error: unknown) => {
+            const classified = classifyAndLog(error)
+            if (response.headersSent) return response.destroy()
+            sendResponse(response, errorResponse(classified))
+          })
+      },
+      clientAddress,
+    )
   }
+}
+
+/**
+ * The keyless limit at the door (KeylessRateLimiter): hosted pages and the PIX callback, and /graphql
+ * and /v1 without an Authorization header, take a token of the client's address; a refused key takes
+ * one where it is refused (authenticateCaller). Once the address has none left, a request that sends
+ * a key is let through only if the key is valid: callers with a valid key are never limited here.
+ */
+async function admitKeyless(services: Services, request: IncomingMessage, clientAddress: string): Promise<DomainError | undefined> {
+  const limiter = services.keylessRateLimiter
+  if (!limiter.enabled) return undefined
+  const path = (request.url ?? '/').split('?')[0]!
+  const api = path === '/graphql' || ((path === '/v1' || path.startsWith('/v1/')) && path !== '/v1/openapi.json')
+  const keyless = path.startsWith('/checkout/') || path.startsWith('/invoices/') || path.startsWith('/webhooks/pix/') || (api && !request.headers.authorization)
+  if (keyless) {
+    const admission = limiter.admit(clientAddress)
+    return admission.allowed ? undefined : keylessRefusal(admission.retryAfterSeconds)
+  }
+  if (!api || !limiter.isExhausted(clientAddress)) return undefined
+  try {
+    await authenticateApiKey(services.database.prisma, systemClock, request.headers.authorization, services.apiKeyCache)
+    return undefined
+  } catch (error) {
+    if (!(error instanceof DomainError && error.code === 'unauthorized')) throw error
+    const admission = limiter.admit(clientAddress)
+    return admission.allowed ? undefined : keylessRefusal(admission.retryAfterSeconds)
+  }
+}
+
+function keylessRefusal(retryAfterSeconds: number): DomainError {
+  return new DomainError('rate_limited', 'Too many requests without a valid API key from this address; retry after the time in Retry-After', {
+    details: { retryAfterSeconds },
+  })
 }
 
 async function dispatch(routes: HttpRoutes, request: IncomingMessage, response: ServerResponse, requestId: string, scope: RouteScope): Promise<void> {

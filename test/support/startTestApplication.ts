@@ -39,6 +39,7 @@ export interface TestApplicationOptions {
   databaseUrl?: string
   onQuery?: (sql: string) => void
   rateLimitPerSecond?: number
+  keylessRateLimitPerSecond?: number
   graphql?: GraphQLSettings
   http?: HttpLimits
   metricsToken?: string
@@ -54,6 +55,7 @@ export async function startTestApplication(options: TestApplicationOptions = {})
     maxConnections: 10,
     ...(options.onQuery ? { onQuery: options.onQuery } : {}),
     ...(options.rateLimitPerSecond ? { rateLimitPerSecond: options.rateLimitPerSecond } : {}),
+    ...(options.keylessRateLimitPerSecond ? { keylessRateLimitPerSecond: options.keylessRateLimitPerSecond } : {}),
     ...(options.graphql ? { graphql: options.graphql } : {}),
     ...(options.http ? { http: options.http } : {}),
     ...(options.metricsToken ? { metricsToken: options.metricsToken } : {}),
