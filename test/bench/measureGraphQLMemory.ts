@@ -65,7 +65,14 @@ async function main(): Promise<void> {
       if (child.exitCode !== null) throw new Error(`the server did not start: ${stderr}`)
       await new Promise((resolve) => setTimeout(resolve, 100))
     }
-    const peakRss = async () => Number(/VmHWM:\s+(\d+) kB/.exec(await readFile(`/proc/${child.pid}/status`, 'utf8'))?.[1]) / 1024
+    let lastPeak = 0
+    const peakRss = async () => {
+      const status = await readFile(`/proc/${child.pid}/status`, 'utf8').catch(() => '')
+      lastPeak = Math.max(lastPeak, Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024)
+      return lastPeak
+    }
+    // Sampled while requests run, so that the peak before a crash is known too.
+    const sampler = setInterval(() => void peakRss(), 50)
     console.log(`started: peak RSS ${(await peakRss()).toFixed(0)} MB`)
     for (const withKey of [false, true]) {
       for (const [name, build] of Object.entries(documents)) {
@@ -88,15 +95,21 @@ async function main(): Promise<void> {
         }
         const started = Date.now()
         await Promise.all(Array.from({ length: concurrency }, worker))
-        const alive = child.exitCode === null
+        // The exit may not be reported yet when the process is already gone.
+        await new Promise((resolve) => setTimeout(resolve, 200))
+        const alive = child.exitCode === null && child.signalCode === null
         const summary = [...statuses].map(([status, count]) => `${status === 0 ? 'no answer' : status}: ${count}`).join(', ')
         console.log(
           `${withKey ? 'with a key   ' : 'without a key'} | ${name.padEnd(26)} | ${requestsPerPhase} in ${((Date.now() - started) / 1000).toFixed(1)} s (${summary}) | ` +
-            (alive ? `peak RSS so far ${(await peakRss()).toFixed(0)} MB` : `the server died: ${stderr.split('\n').find((line) => /heap|memory/i.test(line)) ?? stderr.slice(-300)}`),
+            (alive ? `peak RSS so far ${(await peakRss()).toFixed(0)} MB` : `the server died (peak RSS seen ${lastPeak.toFixed(0)} MB): ${stderr.split('\n').find((line) => /heap|memory/i.test(line)) ?? stderr.slice(-300)}`),
         )
-        if (!alive) return
+        if (!alive) {
+          clearInterval(sampler)
+          return
+        }
       }
     }
+    clearInterval(sampler)
   } finally {
     child.kill('SIGKILL')
     await new Promise((resolve) => setTimeout(resolve, 500))
