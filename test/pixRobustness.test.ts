@@ -292,3 +292,37 @@ function mutualTlsFetch(url: string, init: RequestInit, tls: { ca: string; cert:
     outgoing.end(typeof init.body === 'string' ? init.body : undefined)
   })
 }
+
+describe('a refund whose answer the PSP lost', () => {
+  test('the retry with the same Idempotency-Key asks for the same devolução, never a second one', async () => {
+    const shop = await merchant('live')
+    const customer = await shop.ok('POST', '/v1/customers', { name: 'Reembolso' })
+    const session = await shop.ok('POST', '/v1/checkout/sessions', { mode: 'credits', customerId: customer.id, amount: '25.00', currency: 'BRL' })
+    await psp.control('POST', `/cob/${session.payment.txid}/pay`)
+    await waitFor(() => shop.ok('GET', `/v1/checkout/sessions/${session.id}`), (value) => value.status === 'paid')
+    const transactionId = (await pool.query('SELECT id FROM "Transaction" WHERE "checkoutId" = $1', [session.id])).rows[0].id as string
+    const idempotencyKey = randomUUID()
+    const refund = () => app.request('POST', `/v1/transactions/${transactionId}/refund`, { key: shop.key, body: { amount: '10.00' }, idempotencyKey })
+
+    // The PSP carries the devolução out, but its answer never comes: 503, nothing recorded here.
+    await psp.control('POST', '/outage', { mode: 'lose' })
+    let lost
+    try {
+      lost = await refund()
+    } finally {
+      await psp.control('POST', '/outage', { mode: 'none' })
+    }
+    expect(lost.status).toBe(503)
+    const devolucoes = async () => (await psp.control('GET', '/state')).pix.find((pix: { txid: string }) => pix.txid === session.payment.txid).devolucoes as { valor: string }[]
+    expect((await devolucoes()).map((devolucao) => devolucao.valor)).toEqual(['10.00'])
+    expect(await count('SELECT count(*) FROM "Refund" WHERE "transactionId" = $1', [transactionId])).toBe(0)
+
+    // The client retries: the same devolução is found, not a second one asked.
+    const retried = await refund()
+    expect(retried.status).toBe(202)
+    expect((await devolucoes()).map((devolucao) => devolucao.valor)).toEqual(['10.00'])
+    await psp.control('POST', '/refunds/settle')
+    await waitFor(() => shop.ok('GET', `/v1/transactions/${transactionId}`), (value) => value.amountRefunded === '10.00')
+    expect((await shop.ok('GET', `/v1/customers/${customer.id}/credits?currency=BRL`)).balance).toBe('15.00')
+  }, 60_000)
+})

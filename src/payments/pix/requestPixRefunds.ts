@@ -1,6 +1,7 @@
+import { createHash } from 'node:crypto'
 import type { TransactionContext } from '../../domain/DomainContext'
 import { DomainError } from '../../domain/DomainError'
-import { createId } from '../../domain/createId'
+import { idPrefixes } from '../../domain/createId'
 import { formatAmount, type Decimal } from '../../domain/money'
 import type { PixPayment, Transaction } from '../../generated/prisma/client'
 import { confirmRefund } from '../../transactions/confirmRefund'
@@ -12,11 +13,25 @@ export function devolucaoId(refundId: string): string {
 }
 
 /**
+ * The id of the next refund of `piece` on one Pix: derived from the transaction, the Pix, how many
+ * refunds it had and the amount, not random. The PSP call is made before our commit; when its answer
+ * is lost (a timeout after the PSP acted) our row rolls back, and the retry then finds the same state,
+ * derives the same id, and the PSP's `PUT …/devolucao/{id}` answers with the devolução it already has
+ * instead of giving the money back twice. The caller holds the transaction's row lock, so the count
+ * cannot move under it.
+ */
+async function derivedRefundId(context: TransactionContext, paid: Transaction, payment: PixPayment, piece: Decimal): Promise<string> {
+  const earlier = await context.db.refund.count({ where: { providerReference: payment.endToEndId, rail: 'pix' } })
+  const digest = createHash('sha256').update(`${paid.id}|${payment.endToEndId}|${earlier}|${formatAmount(piece, 'BRL')}`).digest('hex')
+  return `${idPrefixes.Refund}_${digest.slice(0, 24)}`
+}
+
+/**
  * Asks the PSP for devoluções worth `amount`, taken from the Pix that paid the transaction in the
  * order they arrived (a Pix can give back at most what it brought). Each refund row is written and
  * its `PUT /pix/{e2eid}/devolucao/{id}` made inside the caller's transaction: a PSP that refuses or
- * cannot be reached rolls everything back, and the id is the refund's own, so a retry after a crash
- * between the PUT and the commit cannot ask twice for the same money under another id.
+ * cannot be reached rolls everything back, and the id is derived (derivedRefundId), so a retry after a
+ * lost answer or a crash between the PUT and the commit asks for the same devolução, never a second.
  */
 export async function requestPixRefunds(context: TransactionContext, paid: Transaction, payments: PixPayment[], amount: Decimal): Promise<void> {
   const provider = await context.db.pixProvider.findUnique({ where: { accountId: context.account.id } })
@@ -32,7 +47,7 @@ export async function requestPixRefunds(context: TransactionContext, paid: Trans
       const piece = available.lessThan(remaining) ? available : remaining
       const refund = await context.db.refund.create({
         data: {
-          id: createId('Refund'),
+          id: await derivedRefundId(context, paid, payment, piece),
           accountId: context.account.id,
           transactionId: paid.id,
           rail: 'pix',

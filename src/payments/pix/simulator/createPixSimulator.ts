@@ -47,6 +47,15 @@ export function createPixSimulator(options: Partial<SimulatorOptions> & { tls?: 
     callbackRetryMilliseconds: options.callbackRetryMilliseconds ?? 200,
   })
   const handler = (request: IncomingMessage, response: ServerResponse) => {
+    const controlled = (request.url ?? '').includes('/__control/')
+    if (state.outage === 'lose' && !controlled) {
+      // Does the work, then never answers: the client times out not knowing the PSP acted.
+      state.hangingRequests += 1
+      response.once('close', () => (state.hangingRequests -= 1))
+      const swallowed = { headersSent: false, writeHead: () => swallowed, end: () => swallowed, destroy: () => swallowed } as unknown as ServerResponse
+      handle(state, request, swallowed).catch(() => undefined)
+      return
+    }
     handle(state, request, response).catch((error: unknown) => {
       const problem = error instanceof Problem ? error : new Problem(500, 'ErroInterno', 'Erro interno', 'unexpected error')
       sendProblem(response, problem)
@@ -334,7 +343,7 @@ function control(state: SimulatorState, method: string, path: string, body: unkn
     return { expired: state.tokens.size }
   }
   if (path === '/__control/outage' && method === 'POST') {
-    state.outage = input.mode === 'down' || input.mode === 'hang' ? input.mode : 'none'
+    state.outage = input.mode === 'down' || input.mode === 'hang' || input.mode === 'lose' ? input.mode : 'none'
     return { outage: state.outage }
   }
   if (path === '/__control/state' && method === 'GET') {

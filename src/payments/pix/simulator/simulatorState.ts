@@ -103,8 +103,11 @@ export interface SimulatorState {
   /** `PUT /webhookrec` and `PUT /webhookcobr`: one URL each per receiver. */
   webhookRec: string | null
   webhookCobr: string | null
-  /** `down`: every API call answers 503; `hang`: every API call waits forever (a timeout). */
-  outage: 'none' | 'down' | 'hang'
+  /**
+   * `down`: every API call answers 503; `hang`: every API call waits forever (a timeout); `lose`: every
+   * API call is carried out, then its answer is lost (a timeout after the PSP acted).
+   */
+  outage: 'none' | 'down' | 'hang' | 'lose'
   /** API requests held unanswered by the `hang` outage right now. */
   hangingRequests: number
   callbacks: { url: string; body: unknown; status: number | null }[]
