@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, expect, test, vi } from 'vitest'
 import { maxPeriodsPerAdvance } from '../src/billing/advanceClock'
-import { classifyAndLog } from '../src/http/log'
+import { classifyAndLog } from '../src/logging/log'
 import { startTestApplication, type TestApplication } from './support/startTestApplication'
 
 // Issue 8 §1: a clock advance is bounded before it starts work, and a transaction that runs out of

@@ -1,5 +1,5 @@
 import pg from 'pg'
-import { logError } from '../http/log'
+import { logError } from '../logging/log'
 
 export const apiKeysChangedChannel = 'api_keys_changed'
 

@@ -1,5 +1,5 @@
 import type pg from 'pg'
-import { logError } from '../http/log'
+import { logError } from '../logging/log'
 
 /**
  * Per-key request limit over one-second windows, shared by every server process through PostgreSQL

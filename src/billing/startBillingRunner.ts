@@ -1,5 +1,5 @@
 import type { DatabaseClient } from '../database/createDatabaseClient'
-import { logError, logInfo } from '../http/log'
+import { logError, logInfo } from '../logging/log'
 import { billingRunDuration, billingRuns, billingSubscriptions } from '../metrics/billingMetrics'
 import { runBillingCycle } from './runBillingCycle'
 

@@ -1,4 +1,4 @@
-import { logInfo, logWarning } from '../http/log'
+import { logInfo, logWarning } from '../logging/log'
 import { applyMigrations } from './applyMigrations'
 import { isDatabaseUnavailable } from './isDatabaseUnavailable'
 

@@ -1,7 +1,7 @@
 import { GraphQLError } from 'graphql'
 import { DomainError, isErrorCode } from '../domain/DomainError'
 import { classifyError } from '../domain/classifyError'
-import { logError } from '../http/log'
+import { logError } from '../logging/log'
 
 /**
  * Every error a GraphQL response carries has `extensions.code` from the closed set (CONTRACT §1), and

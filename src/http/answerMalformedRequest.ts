@@ -1,8 +1,8 @@
 import type { Duplex } from 'node:stream'
 import { errorEnvelope } from '../../rest/envelope'
 import { DomainError } from '../domain/DomainError'
-import { logInfo } from './log'
-import { chooseRequestId } from './requestScope'
+import { logInfo } from '../logging/log'
+import { chooseRequestId } from '../logging/requestScope'
 
 /**
  * A request Node's HTTP parser refuses (bad request line, headers too large, broken framing) never

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { errorResponse } from '../../rest/handleRestRequest'
 import { DomainError } from '../domain/DomainError'
 import { sendResponse } from './createHttpHandler'
-import { chooseRequestId } from './requestScope'
+import { chooseRequestId } from '../logging/requestScope'
 
 /**
  * What the process answers while it waits for its database (src/server.ts): it is alive (`/healthz`

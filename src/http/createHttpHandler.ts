@@ -11,10 +11,10 @@ import { serveDashboard } from '../dashboard/serveDashboard'
 import { authenticateApiKey } from '../accounts/authenticateApiKey'
 import { systemClock } from '../domain/DomainContext'
 import { clientAddressOf } from './KeylessRateLimiter'
-import { classifyAndLog } from './log'
+import { classifyAndLog } from '../logging/log'
 import { readGraphiQLAsset } from './readGraphiQLAsset'
 import { servePaymentPages } from './servePaymentPages'
-import { chooseRequestId, runInRequestScope } from './requestScope'
+import { chooseRequestId, runInRequestScope } from '../logging/requestScope'
 
 export const maxBodyBytes = 1024 * 1024
 

@@ -1,5 +1,5 @@
 import pg from 'pg'
-import { logError } from '../http/log'
+import { logError } from '../logging/log'
 import { webhookDeliveries, webhookDeliveryDuration } from '../metrics/webhookMetrics'
 import { decryptSecret } from '../secrets/decryptSecret'
 import { claimDueDeliveries, type ClaimedDelivery } from './claimDueDeliveries'

@@ -1,5 +1,5 @@
 import type { DomainContext } from '../../domain/DomainContext'
-import { logError } from '../../http/log'
+import { logError } from '../../logging/log'
 import type { PixProvider } from '../../generated/prisma/client'
 import { createPixClient } from './createPixClient'
 

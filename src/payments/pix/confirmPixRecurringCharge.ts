@@ -1,6 +1,6 @@
 import { inTransaction, type DomainContext } from '../../domain/DomainContext'
 import { DomainError } from '../../domain/DomainError'
-import { logError } from '../../http/log'
+import { logError } from '../../logging/log'
 import { Prisma, type PixRecurringCharge } from '../../generated/prisma/client'
 import { settleInvoicePayment } from '../../invoices/settleInvoicePayment'
 import { readPixList } from './confirmPixCharge'

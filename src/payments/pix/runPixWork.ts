@@ -1,5 +1,5 @@
 import { contextForAccount, inTransaction, type Database } from '../../domain/DomainContext'
-import { logError } from '../../http/log'
+import { logError } from '../../logging/log'
 import { cancelPixRecurrences } from './cancelPixRecurrences'
 import { collectPixAutomaticoInvoice } from './collectPixAutomaticoInvoice'
 import { createPixCharge } from './createPixCharge'

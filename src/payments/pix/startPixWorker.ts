@@ -1,5 +1,5 @@
 import type { Database } from '../../domain/DomainContext'
-import { logError } from '../../http/log'
+import { logError } from '../../logging/log'
 import { runPixWork } from './runPixWork'
 
 export interface PixWorker {

@@ -1,6 +1,6 @@
 import { getAddress, type PublicClient } from 'viem'
 import type { DatabaseClient } from '../../database/createDatabaseClient'
-import { logError, logInfo } from '../../http/log'
+import { logError, logInfo } from '../../logging/log'
 import { createChainClient } from './createChainClient'
 import { runUsdcSendWork } from './runUsdcSendWork'
 import { scanUsdcTransfers } from './scanUsdcTransfers'
