@@ -1,7 +1,7 @@
 import type { Services } from '../Services'
 import { systemClock } from '../domain/DomainContext'
 import { DomainError } from '../domain/DomainError'
-import { currentClientAddress } from '../http/requestScope'
+import { currentClientAddress } from '../logging/requestScope'
 import { authenticateApiKey, type Caller } from './authenticateApiKey'
 import { requireAdmission } from './requireAdmission'
 
