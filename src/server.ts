@@ -20,11 +20,14 @@ import { startWebhookWorker } from './webhooks/startWebhookWorker'
 const configuration = readConfigurationOrExit()
 
 // Listening comes first: while the database is awaited, /healthz answers 200 and /readyz (and every
-// other request) 503, so that an orchestrator sees a live process that is not ready yet.
+// other request) 503, so that an orchestrator sees a live process that is not ready yet. Nothing is
+// logged until the start succeeds or fails: a start that cannot work prints one line, its reason.
 const httpServer = createHttpServer(configuration.http, answerWhileStarting)
-httpServer.server.listen(configuration.port, configuration.host, () => {
-  logInfo('listening', { url: `http://${configuration.host}:${configuration.port}`, graphql: '/graphql', rest: '/v1' })
+httpServer.server.once('error', (error: NodeJS.ErrnoException) => {
+  process.stderr.write(`Cannot listen on ${configuration.host}:${configuration.port}: ${error.code ?? error.message}\n`)
+  process.exit(1)
 })
+httpServer.server.listen(configuration.port, configuration.host)
 // Filled in as the start goes on: a signal may arrive at any point of it.
 const running: {
   application?: Application
@@ -91,7 +94,7 @@ running.webhookWorker =
 
 // Ready: from now on every request is served (and /readyz asks the database itself).
 httpServer.serve(application.handler)
-logInfo('ready', { url: `http://${configuration.host}:${configuration.port}` })
+logInfo('ready', { url: `http://${configuration.host}:${configuration.port}`, graphql: '/graphql', rest: '/v1' })
 
 async function shutdown(signal: string): Promise<void> {
   if (stopping) return
