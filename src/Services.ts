@@ -3,7 +3,7 @@ import type { RateLimiter } from './accounts/RateLimiter'
 import type { DatabaseConnection } from './database/createDatabaseClient'
 import type { AccessChecker } from './access/AccessChecker'
 import type { UsageEventRecorder } from './metering/UsageEventRecorder'
-import type { KeylessRateLimiter } from './http/KeylessRateLimiter'
+import type { KeylessRateLimiter } from './accounts/KeylessRateLimiter'
 
 /** What lives as long as the process: one per server, shared by every request. */
 export interface Services {

@@ -17,7 +17,7 @@ import { createYogaServer, defaultGraphQLSettings, type GraphQLSettings } from '
 import { schema } from './graphql/schema'
 import { countQueryErrors } from './metrics/databaseMetrics'
 import { createHttpHandler } from './http/createHttpHandler'
-import { KeylessRateLimiter } from './http/KeylessRateLimiter'
+import { KeylessRateLimiter } from './accounts/KeylessRateLimiter'
 import { createHttpServer, type HttpServer, type RequestHandler } from './http/createHttpServer'
 import { defaultHttpLimits, type HttpLimits } from './http/httpLimits'
 

@@ -4,7 +4,7 @@ import { chmod, chown, lstat, mkdir, mkdtemp, readlink, rm, stat, writeFile } fr
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { findFreePort } from '../src/findFreePort'
+import { findFreePort } from '../src/database/findFreePort'
 
 // The quick start as people run it: a fresh clone in a private folder (0700, like root's home or any
 // `mktemp -d`), `npm start` there with no DATABASE_URL, so the embedded PostgreSQL and its data live

@@ -1,6 +1,6 @@
 import { request as httpRequest } from 'node:http'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { clientAddressOf, KeylessRateLimiter } from '../src/http/KeylessRateLimiter'
+import { clientAddressOf, KeylessRateLimiter } from '../src/accounts/KeylessRateLimiter'
 import { readConfiguration } from '../src/readConfiguration'
 import { startTestApplication, type TestApplication } from './support/startTestApplication'
 

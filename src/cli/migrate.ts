@@ -1,5 +1,5 @@
 import { applyMigrations } from '../database/applyMigrations'
-import { openConfiguredDatabase } from '../database/openConfiguredDatabase'
+import { openConfiguredDatabase } from '../start/openConfiguredDatabase'
 import { readConfiguration } from '../readConfiguration'
 
 // `npm run db:migrate`: applies prisma/migrations to DATABASE_URL (else the embedded database).

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs'
 import { chown, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import pg from 'pg'
-import { findFreePort } from '../findFreePort'
+import { findFreePort } from './findFreePort'
 import { EmbeddedDatabaseError } from './EmbeddedDatabaseError'
 import { placeDatabaseForRoot } from './placeDatabaseForRoot'
 

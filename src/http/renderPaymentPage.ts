@@ -5,7 +5,7 @@ import type { PaymentRails } from '../Services'
 import type { PixPageInstructions } from '../payments/pix/readPixPageInstructions'
 import { buildUsdcPaymentLink, chainName } from '../payments/usdc/buildUsdcPaymentLink'
 import { toTokenUnits } from '../payments/usdc/tokenUnits'
-import type { UsdcInstructions } from '../payments/usdc/readUsdcPaymentInstructions'
+import type { UsdcPageInstructions } from '../payments/usdc/readUsdcPageInstructions'
 import type { PageLanguage } from './choosePageLanguage'
 import { escapeHtml } from './escapeHtml'
 import { paymentPageScript } from './paymentPageScript'
@@ -41,11 +41,6 @@ export interface Payable {
   pix?: PixPageInstructions | undefined
   /** USDC through the account's provider (CONTRACT §9.2): replaces the sandbox address. */
   usdc?: UsdcPageInstructions | undefined
-}
-
-export interface UsdcPageInstructions {
-  /** usdc_pull invoices carry the signer the payer approves for later periods (approveSpender). */
-  instructions: UsdcInstructions
 }
 
 export interface PageOptions {

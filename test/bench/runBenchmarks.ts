@@ -9,7 +9,7 @@ import { runBillingCycle } from '../../src/billing/runBillingCycle'
 import { createApplication } from '../../src/createApplication'
 import { seedDueSubscriptions } from '../support/seedDueSubscriptions'
 import { runDashboardBenchmark } from './runDashboardBenchmark'
-import { findFreePort } from '../../src/findFreePort'
+import { findFreePort } from '../../src/database/findFreePort'
 import { measureWebhookLatency } from './measureWebhookLatency'
 
 // `npm run bench`: the hot paths against the hardware's ceilings, measured side by side in one run.

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { findFreePort } from '../../src/findFreePort'
+import { findFreePort } from '../../src/database/findFreePort'
 
 export interface ServerProcess {
   child: ChildProcess

@@ -1,6 +1,10 @@
 import type { Database } from '../../domain/DomainContext'
-import type { UsdcPageInstructions } from '../../http/renderPaymentPage'
-import { readUsdcPaymentInstructions } from './readUsdcPaymentInstructions'
+import { readUsdcPaymentInstructions, type UsdcInstructions } from './readUsdcPaymentInstructions'
+
+export interface UsdcPageInstructions {
+  /** usdc_pull invoices carry the signer the payer approves for later periods (approveSpender). */
+  instructions: UsdcInstructions
+}
 
 /** What the hosted page shows for a USDC payable of an account with a provider; undefined otherwise. */
 export async function readUsdcPageInstructions(db: Database, kind: 'checkout' | 'invoices', id: string): Promise<UsdcPageInstructions | undefined> {

@@ -1,6 +1,6 @@
 import { logInfo, logWarning } from '../logging/log'
-import { applyMigrations } from './applyMigrations'
-import { isDatabaseUnavailable } from './isDatabaseUnavailable'
+import { applyMigrations } from '../database/applyMigrations'
+import { isDatabaseUnavailable } from '../database/isDatabaseUnavailable'
 
 export interface RetryPacing {
   firstDelayMilliseconds: number

@@ -1,5 +1,4 @@
-import type { Configuration } from '../readConfiguration'
-import { startEmbeddedDatabase, type EmbeddedDatabase } from './startEmbeddedDatabase'
+import { startEmbeddedDatabase, type EmbeddedDatabase } from '../database/startEmbeddedDatabase'
 
 export interface ConfiguredDatabase {
   url: string
@@ -12,7 +11,7 @@ export interface ConfiguredDatabase {
  * entry points (server and CLIs): an embedded database that cannot start here stops the process with
  * one line saying why, not a stack trace.
  */
-export async function openConfiguredDatabase(configuration: Pick<Configuration, 'databaseUrl' | 'dataDirectory'>): Promise<ConfiguredDatabase> {
+export async function openConfiguredDatabase(configuration: { databaseUrl: string | undefined; dataDirectory: string }): Promise<ConfiguredDatabase> {
   if (configuration.databaseUrl) return { url: configuration.databaseUrl, embedded: undefined }
   try {
     const embedded = await startEmbeddedDatabase(configuration.dataDirectory)
