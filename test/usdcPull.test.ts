@@ -63,7 +63,7 @@ async function ownMerchant(wallet: number): Promise<UsdcMerchant> {
 beforeAll(async () => {
   ;[app, chain] = await Promise.all([startTestApplication(), startTestChain()])
   token = await chain.deployToken()
-  for (const index of [2, 3, 4, 5, 8]) await chain.mint(token, fundedAccount(index).address, 1_000_000_000n)
+  for (const index of [2, 3, 4, 5, 8, 9]) await chain.mint(token, fundedAccount(index).address, 1_000_000_000n)
   merchant = await setUpUsdcMerchant(app, chain, token, { confirmations: 3, signer: true })
 })
 afterAll(async () => {
@@ -202,6 +202,44 @@ describe('a pull that reverts on chain', () => {
     const open = await ok('GET', `/v1/invoices/${renewal.id}`)
     expect(open).toMatchObject({ status: 'open', payment: { rail: 'usdc', amount: '2.000000' } })
     expect(await chain.balanceOf(token, payer)).toBe(1_000_000_000n - 2_000_000n)
+  })
+})
+
+describe('a pull that confirms after its invoice was paid another way', () => {
+  it('is a succeeded transaction of its own, refundable to the payer through POST /v1/transactions/{id}/refund', async () => {
+    const { ok, customerId, key } = await ownMerchant(5)
+    const payer = fundedAccount(9).address
+    const prisma = app.application.services.database.prisma
+    const { subscription } = await subscribeAndPayFirst(ok, customerId, 9, '5')
+    await chain.approve(token, 9, signer, 100_000_000n)
+    await ok('POST', '/v1/test_helpers/clock/advance', { seconds: 32 * day })
+    const renewal = (await invoicesOf(ok, subscription.id))[1]!
+    // The pull is signed and broadcast; before it is deep enough the invoice gets paid another way.
+    await step({ afterSigned: async () => {
+      await ok('POST', `/v1/test_helpers/invoices/${renewal.id}/pay`, {})
+    } })
+    expect((await ok('GET', `/v1/invoices/${renewal.id}`)).status).toBe('paid')
+    await chain.mine(3)
+    await step()
+    const send = await prisma.usdcSend.findUniqueOrThrow({ where: { invoiceId: renewal.id } })
+    expect(send.status).toBe('succeeded')
+    const recorded = await prisma.transaction.findMany({ where: { invoiceId: renewal.id }, orderBy: { createdAt: 'asc' } })
+    expect(recorded.map((transaction) => [transaction.status, transaction.amount.toFixed(6)])).toEqual([['succeeded', '5.000000'], ['succeeded', '5.000000']])
+    const pulled = recorded.find((transaction) => transaction.id === send.transactionId)!
+    expect(pulled).toBeDefined()
+    expect(await ok('GET', `/v1/transactions/${pulled.id}`)).toMatchObject({ status: 'succeeded', amount: '5.000000', amountRefunded: '0.000000' })
+
+    const before = await chain.blockNumber()
+    const payerBefore = await chain.balanceOf(token, payer)
+    const asked = await app.request('POST', `/v1/transactions/${pulled.id}/refund`, { key, body: {}, idempotencyKey: randomUUID() })
+    expect(asked.status).toBe(202)
+    await step()
+    await chain.mine(3)
+    await step()
+    expect(await ok('GET', `/v1/transactions/${pulled.id}`)).toMatchObject({ status: 'refunded', amountRefunded: '5.000000' })
+    const refunds = await chain.publicClient.getLogs({ address: token, event: transferEvent, args: { from: signer, to: payer }, fromBlock: before, toBlock: 'latest' })
+    expect(refunds.map((log) => log.args.value)).toEqual([5_000_000n])
+    expect(await chain.balanceOf(token, payer)).toBe(payerBefore + 5_000_000n)
   })
 })
 

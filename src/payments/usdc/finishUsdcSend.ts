@@ -1,6 +1,8 @@
 import type { DatabaseClient } from '../../database/createDatabaseClient'
 import { contextForAccount, runInTransaction } from '../../domain/DomainContext'
 import { DomainError } from '../../domain/DomainError'
+import { createId } from '../../domain/createId'
+import { recordEvent } from '../../events/recordEvent'
 import type { UsdcSend } from '../../generated/prisma/client'
 import { settleInvoicePayment } from '../../invoices/settleInvoicePayment'
 import { confirmRefund } from '../../transactions/confirmRefund'
@@ -24,11 +26,24 @@ export async function finishUsdcSend(prisma: DatabaseClient, send: UsdcSend, out
       try {
         await settleInvoicePayment(context, send.invoiceId!, outcome)
       } catch (error) {
-        // No longer open (paid by a transfer to its deposit address meanwhile, voided): the outcome is
-        // kept on the send (pulled money stays visible there, refundable), the invoice is not paid twice.
+        // No longer open (paid by a transfer to its deposit address meanwhile, voided): the invoice is
+        // not paid twice, but money that was pulled is money taken, so it is a succeeded transaction of
+        // its own (CONTRACT §9: settled money is refundable through POST /v1/transactions/{id}/refund,
+        // which sends it back to the payer through this send's transactionId).
         if (!(error instanceof DomainError) || error.code !== 'invalid_state') throw error
-        const note = outcome === 'succeeded' ? 'pulled, but the invoice was no longer open when this pull confirmed' : failureReason ?? 'failed'
-        await db.usdcSend.update({ where: { id: send.id }, data: { failureReason: note.slice(0, 500) } })
+        if (outcome === 'failed') {
+          await db.usdcSend.update({ where: { id: send.id }, data: { failureReason: (failureReason ?? 'failed').slice(0, 500) } })
+          return true
+        }
+        const invoice = await db.invoice.findUniqueOrThrow({ where: { id: send.invoiceId! } })
+        const pulled = await db.transaction.create({
+          data: { id: createId('Transaction'), accountId: account.id, customerId: invoice.customerId, invoiceId: invoice.id, status: 'succeeded', amount: send.amount, currency: 'USDC', createdAt: context.clock.now() },
+        })
+        await recordEvent(context, 'transaction.succeeded', pulled)
+        await db.usdcSend.update({
+          where: { id: send.id },
+          data: { transactionId: pulled.id, failureReason: `pulled after the invoice was ${invoice.status}: recorded as transaction ${pulled.id}, refundable` },
+        })
         return true
       }
       if (outcome === 'succeeded') {
