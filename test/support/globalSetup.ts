@@ -46,6 +46,15 @@ function processIsAlive(pid: number): boolean {
   }
 }
 
+/**
+ * Whether a test database was left by a run that is gone: named `billing_test_<pid>_…` for a pid that
+ * is neither this run's nor a living process's. A concurrent run's databases are never dropped.
+ */
+export function isLeftByDeadRun(name: string, ownPid: number, isAlive: (pid: number) => boolean = processIsAlive): boolean {
+  const pid = Number(/^billing_test_(\d+)_/.exec(name)?.[1])
+  return Number.isInteger(pid) && pid !== ownPid && !isAlive(pid)
+}
+
 async function dropDatabases(admin: pg.Client, shouldDrop: (name: string) => boolean): Promise<void> {
   const databases = await admin.query<{ datname: string }>("SELECT datname FROM pg_database WHERE datname LIKE 'billing\\_test\\_%'")
   for (const { datname } of databases.rows) {
@@ -68,10 +77,7 @@ export default async function setup(project: TestProject) {
   const templateDatabase = `${databasePrefix}template`
   const admin = new pg.Client({ connectionString: adminUrl })
   await admin.connect()
-  await dropDatabases(admin, (name) => {
-    const pid = Number(/^billing_test_(\d+)_/.exec(name)?.[1])
-    return Number.isInteger(pid) && pid !== process.pid && !processIsAlive(pid)
-  })
+  await dropDatabases(admin, (name) => isLeftByDeadRun(name, process.pid))
   await admin.query(`DROP DATABASE IF EXISTS ${templateDatabase}`)
   await admin.query(`CREATE DATABASE ${templateDatabase}`)
   await applyMigrations(databaseUrl(adminUrl, templateDatabase))
