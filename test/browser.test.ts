@@ -85,6 +85,20 @@ describe('in a browser', () => {
       throw error
     })
     expect(failures).toEqual([])
+
+    // The schema loads (the standard introspection query passes the limits): the documentation explorer
+    // finds a type and shows its fields.
+    await page.locator('[aria-label="Show Documentation Explorer"]').click()
+    const search = page.locator('.graphiql-doc-explorer-search-input input, .graphiql-doc-explorer-search input').first()
+    await search.click()
+    await search.fill('Subscription')
+    await page.locator('.graphiql-doc-explorer-search [role="option"]', { hasText: /^Subscription$/ }).first().click()
+    await expect.poll(() => page.locator('.graphiql-doc-explorer').innerText(), { timeout: 20_000 }).toContain('currentPeriodEnd').catch(async (error: unknown) => {
+      await page.screenshot({ path: 'graphiql-failure.png' })
+      throw error
+    })
+    expect(await page.locator('.graphiql-doc-explorer-title').innerText()).toBe('Subscription')
+    expect(await page.getByText('Error fetching schema').count()).toBe(0)
     await page.close()
   }, 90_000)
 })
