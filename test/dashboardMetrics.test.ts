@@ -117,3 +117,121 @@ describe('metrics', () => {
     expect(empty.body.data.metrics.revenue.length).toBeGreaterThanOrEqual(5)
   })
 })
+
+// One account of its own whose clock is moved: payments, refunds (partial and full), a cancellation,
+// a debt and an overdue invoice land in known buckets, read back by day, hour and month.
+describe('metrics over time', () => {
+  const hour = 3_600_000
+  const day = 24 * hour
+  const startOfDay = (at: Date) => new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate()))
+  const startOfMonth = (at: Date) => new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1))
+
+  async function okWith(key: string, method: string, path: string, body?: unknown) {
+    const response = await app.request(method, path, { key, ...(body === undefined ? {} : { body }), idempotencyKey: randomUUID() })
+    expect(response.status, `${method} ${path}: ${JSON.stringify(response.body)}`).toBeLessThan(300)
+    return response.body.data
+  }
+
+  /** Moves the account's clock to one hour past the start of the next UTC day and returns that day's start. */
+  async function moveToNextDay(key: string): Promise<Date> {
+    const { now } = await okWith(key, 'POST', '/v1/test_helpers/clock/advance', { seconds: 1 })
+    const nextDay = new Date(startOfDay(new Date(now)).getTime() + day)
+    await okWith(key, 'POST', '/v1/test_helpers/clock/advance', { seconds: Math.ceil((nextDay.getTime() + hour - new Date(now).getTime()) / 1000) })
+    return nextDay
+  }
+
+  test('refunds lower the bucket they were confirmed in; MRR, cancellations, debts and overdue invoices by day, hour and month', async () => {
+    const key = await app.createKey({ account: `metrics-time-${randomUUID().slice(0, 8)}` })
+    const meter = await okWith(key, 'POST', '/v1/usage/meters', { name: 'Calls', aggregation: 'sum', unit: 'request', resetPeriod: 'never' })
+    await okWith(key, 'POST', '/v1/products', { name: 'Credits', type: 'metered', defaultPrice: { amount: '0.1', currency: 'USDC', model: 'metered', usageBillingMode: 'credits', meterId: meter.id } })
+    const monthly = await okWith(key, 'POST', '/v1/products', { name: 'Monthly', type: 'subscription', defaultPrice: { amount: '10', currency: 'USDC', model: 'subscription', interval: 'month' } })
+    const yearly = await okWith(key, 'POST', '/v1/products', { name: 'Yearly', type: 'subscription', defaultPrice: { amount: '100', currency: 'USDC', model: 'subscription', interval: 'year' } })
+    const customer = async (name: string) => (await okWith(key, 'POST', '/v1/customers', { name })).id as string
+    const [partly, fully, canceling, yearlyPayer, unpaid, debtor] = [
+      await customer('Partly refunded'), await customer('Fully refunded'), await customer('Cancels'), await customer('Yearly'), await customer('Unpaid'), await customer('Debtor'),
+    ]
+    const buyCreditsFor = async (customerId: string, amount: string) => {
+      const session = await okWith(key, 'POST', '/v1/checkout/sessions', { mode: 'credits', customerId, amount, currency: 'USDC' })
+      await okWith(key, 'POST', `/v1/test_helpers/checkout/sessions/${session.id}/pay`)
+      return (await okWith(key, 'GET', '/v1/transactions?limit=1')).items[0].id as string
+    }
+    const subscribeFor = async (customerId: string, productId: string, pay: boolean) => {
+      const subscription = await okWith(key, 'POST', '/v1/subscriptions', { customerId, productId })
+      if (pay) await okWith(key, 'POST', `/v1/test_helpers/invoices/${(await okWith(key, 'GET', '/v1/invoices?limit=1')).items[0].id}/pay`)
+      return subscription.id as string
+    }
+
+    // Day 0: 10 + 20 in credits, 3.5 of the 10 refunded at once; 10 monthly and 100 yearly paid; 10 left open.
+    const day0 = await moveToNextDay(key)
+    const partlyPaid = await buyCreditsFor(partly, '10')
+    const fullyPaid = await buyCreditsFor(fully, '20')
+    await okWith(key, 'POST', `/v1/transactions/${partlyPaid}/refund`, { amount: '3.5' })
+    const canceled = await subscribeFor(canceling, monthly.id, true)
+    await subscribeFor(yearlyPayer, yearly.id, true)
+    await subscribeFor(unpaid, monthly.id, false)
+    // Day 1: the 20 refunded in full, the monthly subscription canceled, 5 calls at 0.1 with no credits.
+    const day1 = await moveToNextDay(key)
+    await okWith(key, 'POST', `/v1/transactions/${fullyPaid}/refund`)
+    await okWith(key, 'POST', `/v1/subscriptions/${canceled}/cancel`)
+    await okWith(key, 'POST', '/v1/usage/events', { customerId: debtor, meterId: meter.id, quantity: 5, idempotencyKey: randomUUID() })
+    // Day 9: the open invoice (due 7 days after day 0) is overdue.
+    for (let move = 0; move < 8; move += 1) await moveToNextDay(key)
+
+    const query = `query Over($from: DateTime, $to: DateTime, $bucket: MetricsBucket) {
+      metrics(currency: USDC, from: $from, to: $to, bucket: $bucket) {
+        revenue { start amount } mrrSeries { start amount } mrr
+        subscriptionMovements { start created canceled }
+        topCustomers(by: revenue, limit: 10) { customerId total }
+        credits { liabilities debts }
+        invoices { open openCount overdue overdueCount }
+      }
+    }`
+    const read = async (from: Date, to: Date, bucket: string) => {
+      const response = await app.graphql(query, { from: from.toISOString(), to: to.toISOString(), bucket }, key)
+      expect(response.body.errors).toBeUndefined()
+      return response.body.data.metrics
+    }
+
+    const byDay = await read(day0, new Date(day0.getTime() + 10 * day), 'day')
+    const zeros = (count: number) => Array.from({ length: count }, () => '0.000000')
+    expect(byDay.revenue.map((point: { amount: string }) => point.amount)).toEqual(['136.500000', '-20.000000', ...zeros(8)])
+    expect(byDay.revenue[1].start).toBe(day1.toISOString())
+    // 10 + 100 / 12 at the end of day 0; the yearly one alone once the monthly one is canceled.
+    expect(byDay.mrrSeries.map((point: { amount: string }) => point.amount)).toEqual(['18.333333', ...Array.from({ length: 9 }, () => '8.333333')])
+    expect(byDay.mrr).toBe('8.333333')
+    expect(byDay.subscriptionMovements.slice(0, 3)).toEqual([
+      { start: day0.toISOString(), created: 3, canceled: 0 },
+      { start: day1.toISOString(), created: 0, canceled: 1 },
+      { start: new Date(day1.getTime() + day).toISOString(), created: 0, canceled: 0 },
+    ])
+    expect(byDay.topCustomers).toEqual([
+      { customerId: yearlyPayer, total: '100.000000' },
+      { customerId: canceling, total: '10.000000' },
+      { customerId: partly, total: '6.500000' },
+      { customerId: fully, total: '0.000000' },
+    ])
+    // 10 − 3.5 left to one customer, the full refund took its 20 credits back, 5 × 0.1 owed.
+    expect(byDay.credits).toEqual({ liabilities: '6.500000', debts: '-0.500000' })
+    expect(byDay.invoices).toEqual({ open: '10.000000', openCount: 1, overdue: '10.000000', overdueCount: 1 })
+
+    const byHour = await read(day1, new Date(day1.getTime() + 3 * hour), 'hour')
+    expect(byHour.revenue.map((point: { start: string; amount: string }) => [point.start, point.amount])).toEqual([
+      [day1.toISOString(), '0.000000'],
+      [new Date(day1.getTime() + hour).toISOString(), '-20.000000'],
+      [new Date(day1.getTime() + 2 * hour).toISOString(), '0.000000'],
+    ])
+    expect(byHour.mrrSeries.map((point: { amount: string }) => point.amount)).toEqual(['18.333333', '8.333333', '8.333333'])
+    expect(byHour.subscriptionMovements.map((point: { canceled: number }) => point.canceled)).toEqual([0, 1, 0])
+
+    // Months: whether day 0 and day 1 share one depends on today's date, so the expectation is summed here.
+    const month0 = startOfMonth(day0)
+    const month1 = new Date(Date.UTC(month0.getUTCFullYear(), month0.getUTCMonth() + 1, 1))
+    const byMonth = await read(month0, new Date(Date.UTC(month0.getUTCFullYear(), month0.getUTCMonth() + 2, 1)), 'month')
+    const sameMonth = startOfMonth(day1).getTime() === month0.getTime()
+    expect(byMonth.revenue).toEqual([
+      { start: month0.toISOString(), amount: sameMonth ? '116.500000' : '136.500000' },
+      { start: month1.toISOString(), amount: sameMonth ? '0.000000' : '-20.000000' },
+    ])
+    expect(byMonth.mrrSeries.map((point: { amount: string }) => point.amount)).toEqual(['8.333333', '8.333333'])
+  })
+})

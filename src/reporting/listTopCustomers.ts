@@ -3,6 +3,7 @@ import { DomainError } from '../domain/DomainError'
 import { formatAmount, type Currency } from '../domain/money'
 import { Prisma } from '../generated/prisma/client'
 import type { ReportingRange } from './reportingRange'
+import { revenueMovements } from './revenueMovements'
 
 export interface CustomerTotal {
   customerId: string
@@ -11,7 +12,7 @@ export interface CustomerTotal {
 
 export const maxTopCustomers = 50
 
-/** The customers with the most revenue (in `currency`) or usage (of `meterId`) in the range, largest first. */
+/** The customers with the most revenue (in `currency`, net of refunds as summarizeRevenue counts it) or usage (of `meterId`) in the range, largest first. */
 export async function listTopCustomers(
   context: DomainContext,
   input: { by: 'revenue' | 'usage'; currency: Currency; meterId: string | null; limit: number },
@@ -29,9 +30,8 @@ export async function listTopCustomers(
     return rows.map((row) => ({ customerId: row.customerId, total: new Prisma.Decimal(row.total).toFixed() }))
   }
   const rows = await context.db.$queryRaw<CustomerTotal[]>(Prisma.sql`
-    SELECT "customerId", sum(amount)::text AS total FROM "Transaction"
-    WHERE "accountId" = ${context.account.id} AND currency = ${input.currency}::"Currency" AND status = 'succeeded'
-      AND "createdAt" >= ${range.from} AND "createdAt" < ${range.to}
+    WITH movements AS (${revenueMovements(context.account.id, input.currency, range)})
+    SELECT "customerId", sum(amount)::text AS total FROM movements
     GROUP BY "customerId" ORDER BY sum(amount) DESC, "customerId" LIMIT ${input.limit}`)
   return rows.map((row) => ({ customerId: row.customerId, total: formatAmount(row.total, input.currency) }))
 }

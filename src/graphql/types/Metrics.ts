@@ -6,11 +6,12 @@ import { listTopCustomers, maxTopCustomers, type CustomerTotal } from '../../rep
 import { checkReportingRange, type ReportingRange } from '../../reporting/reportingRange'
 import type { AmountPoint } from '../../reporting/summarizeRevenue'
 import { summarizeRevenue } from '../../reporting/summarizeRevenue'
+import { summarizeRecurringRevenue } from '../../reporting/summarizeRecurringRevenue'
 import { sumCreditBalances, type CreditPosition } from '../../reporting/sumCreditBalances'
 import { sumOpenInvoices, type OpenInvoiceTotals } from '../../reporting/sumOpenInvoices'
 import { summarizeUsageSeries, type QuantityPoint } from '../../reporting/summarizeUsageSeries'
 import { builder } from '../builder'
-import { authorize } from '../GraphQLContext'
+import { requireCaller } from '../GraphQLContext'
 import { loadLinkedRecord } from '../loadLinks'
 import { CustomerType } from './Customer'
 import { CurrencyEnum } from './enums'
@@ -48,7 +49,7 @@ const SubscriptionMovementType = builder.objectRef<SubscriptionMovement>('Subscr
 const CustomerTotalType = builder.objectRef<CustomerTotal>('CustomerTotal').implement({
   fields: (t) => ({
     customerId: t.exposeString('customerId'),
-    customer: t.field({ type: CustomerType, nullable: true, resolve: (parent, _args, context) => loadLinkedRecord(context, 'customer', parent.customerId) }),
+    customer: t.field({ type: CustomerType, nullable: true, scopes: ['read'], resolve: (parent, _args, context) => loadLinkedRecord(context, 'customer', parent.customerId) }),
     total: t.exposeString('total', { description: 'Revenue in the currency, or usage in the meter\'s unit.' }),
   }),
 })
@@ -81,6 +82,11 @@ const MetricsType = builder.objectRef<MetricsScope>('Metrics').implement({
       resolve: (scope) => summarizeRevenue(scope.domain, scope.currency, scope.range),
     }),
     mrr: t.string({ description: 'Monthly recurring revenue of live (active, past_due) subscriptions now; yearly prices count a twelfth.', resolve: async (scope) => (await computeRecurringRevenue(scope.domain, scope.currency)).mrr }),
+    mrrSeries: t.field({
+      type: [AmountPointType],
+      description: 'MRR at the end of each bucket: subscriptions from the payment of their first invoice until canceled (one paused now counts in no bucket).',
+      resolve: (scope) => summarizeRecurringRevenue(scope.domain, scope.currency, scope.range),
+    }),
     arr: t.string({ description: 'Twelve times MRR.', resolve: async (scope) => (await computeRecurringRevenue(scope.domain, scope.currency)).arr }),
     subscriptionsByStatus: t.field({ type: [StatusCountType], description: 'Now, every status listed.', resolve: (scope) => countSubscriptionsByStatus(scope.domain, scope.currency) }),
     subscriptionMovements: t.field({
@@ -111,7 +117,8 @@ const defaultRangeDays = 30
 builder.queryField('metrics', (t) =>
   t.field({
     type: MetricsType,
-    description: `Aggregates for dashboards in one currency; the range defaults to the last ${defaultRangeDays} days by the account's clock. Scope: read.`,
+    description: `Aggregates for dashboards in one currency; the range defaults to the last ${defaultRangeDays} days by the account's clock.`,
+    scopes: ['read'],
     args: {
       currency: t.arg({ type: CurrencyEnum, required: true }),
       from: t.arg({ type: 'DateTime', required: false }),
@@ -119,7 +126,7 @@ builder.queryField('metrics', (t) =>
       bucket: t.arg({ type: MetricsBucketEnum, required: false, defaultValue: 'day' }),
     },
     resolve: (_root, args, context) => {
-      const domain = authorize(context, ['read'])
+      const domain = requireCaller(context)
       const to = args.to ?? domain.clock.now()
       const from = args.from ?? new Date(to.getTime() - defaultRangeDays * 86_400_000)
       return { domain, currency: args.currency, range: checkReportingRange({ from, to, bucket: args.bucket ?? 'day' }) }

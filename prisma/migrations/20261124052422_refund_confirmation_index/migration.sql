@@ -1,0 +1,2 @@
+-- CreateIndex
+CREATE INDEX "Refund_accountId_confirmedAt_idx" ON "Refund"("accountId", "confirmedAt");
