@@ -3,10 +3,11 @@ import { writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
+import { HDKey } from '@scure/bip32'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { decryptSecret } from '../src/secrets/decryptSecret'
 import { startTestApplication, type TestApplication } from './support/startTestApplication'
-import { fundedAccount, merchantXpub, startTestChain, type TestChain } from './support/testChain'
+import { fundedAccount, merchantWallet, merchantXpub, startTestChain, type TestChain } from './support/testChain'
 
 // CONTRACT §9.2: the provider is checked against the chain before it is stored, its signer key is
 // stored only encrypted and never shown, and a live account takes USDC only once it has one.
@@ -37,6 +38,7 @@ describe('configuring the USDC provider', () => {
       [{ token: fundedAccount(3).address }, 'token'],
       [{ token: 'not-an-address' }, 'token'],
       [{ xpub: 'xpub-nonsense' }, 'xpub'],
+      [{ xpub: merchantWallet().privateExtendedKey }, 'xpub'],
       [{ signerKey: '0x1234' }, 'signerKey'],
       [{ rpcUrl: 'http://127.0.0.1:1' }, 'rpcUrl'],
       [{ rpcUrl: 'ftp://example.com' }, 'rpcUrl'],
@@ -74,9 +76,33 @@ describe('configuring the USDC provider', () => {
     const refused = await session('s1')
     expect(refused.status).toBe(422)
     expect(refused.body.error.code).toBe('rail_not_available')
-    const configured = await app.graphql(configure, { input: { rpcUrl: chain.rpcUrl, chainId: chain.chainId, token, xpub: merchantXpub() } }, liveKey)
+    const configured = await app.graphql(configure, { input: { rpcUrl: chain.rpcUrl, chainId: chain.chainId, token, xpub: merchantXpub(1) } }, liveKey)
     expect(configured.body.errors).toBeUndefined()
     expect((await session('s2')).status).toBe(201)
+  })
+
+  it('refuses an xpub another account uses on the same chain (400, param xpub, naming no one), however it is encoded; its own account may configure it again', async () => {
+    const owner = await app.createKey({ account: 'xpub-owner' })
+    const other = await app.createKey({ account: 'xpub-other' })
+    const input = { rpcUrl: chain.rpcUrl, chainId: chain.chainId, token, xpub: merchantXpub(3) }
+    expect((await app.graphql(configure, { input }, owner)).body.errors).toBeUndefined()
+    const wallet = HDKey.fromExtendedKey(merchantXpub(3))
+    const reencoded = new HDKey({ publicKey: wallet.publicKey!, chainCode: wallet.chainCode!, depth: 0 }).publicExtendedKey
+    expect(reencoded).not.toBe(merchantXpub(3))
+    for (const xpub of [merchantXpub(3), reencoded]) {
+      const refused = await app.graphql(configure, { input: { ...input, xpub } }, other)
+      expect(refused.body.errors?.[0]?.extensions).toMatchObject({ code: 'validation_error', param: 'xpub' })
+      expect(refused.body.errors[0].message).toContain('already in use')
+      const ownerAccount = await app.application.services.database.prisma.account.findUniqueOrThrow({ where: { name: 'xpub-owner' } })
+      expect(JSON.stringify(refused.body)).not.toContain('xpub-owner')
+      expect(JSON.stringify(refused.body)).not.toContain(ownerAccount.id)
+      expect((await app.graphql('{ account { usdcProvider { chainId } } }', {}, other)).body.data.account.usdcProvider).toBeNull()
+    }
+    expect((await app.graphql(configure, { input: { ...input, confirmations: 4 } }, owner)).body.errors).toBeUndefined()
+    // Two accounts asking for one new xpub at the same moment: exactly one gets it.
+    const racers = await Promise.all(['xpub-racer-a', 'xpub-racer-b'].map((account) => app.createKey({ account })))
+    const raced = await Promise.all(racers.map((key) => app.graphql(configure, { input: { ...input, xpub: merchantXpub(4) } }, key)))
+    expect(raced.map((response) => response.body.errors?.[0]?.extensions?.param ?? 'configured').sort()).toEqual(['configured', 'xpub'])
   })
 
   it('the CLI configures it too, and refuses a signer key when DATABASE_URL is set without BILLING_SECRETS_KEY', async () => {
@@ -84,7 +110,7 @@ describe('configuring the USDC provider', () => {
     const keyFile = path.join(tmpdir(), `usdc-signer-${process.pid}`)
     await writeFile(keyFile, `${signerKey}\n`)
     // `npm run accounts --` is `tsx src/cli/accounts.ts`: run it through tsx directly (no npm start-up under load).
-    const flags = ['--import', 'tsx', 'src/cli/accounts.ts', 'usdc', '--account', 'cli-shop', '--rpc-url', chain.rpcUrl, '--chain-id', '31337', '--token', token, '--xpub', merchantXpub()]
+    const flags = ['--import', 'tsx', 'src/cli/accounts.ts', 'usdc', '--account', 'cli-shop', '--rpc-url', chain.rpcUrl, '--chain-id', '31337', '--token', token, '--xpub', merchantXpub(2)]
     const environment: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: app.databaseUrl }
     const { stdout } = await run(process.execPath, [...flags, '--confirmations', '2', '--signer-key-file', keyFile, '--json'], { env: environment })
     expect(JSON.parse(stdout)).toMatchObject({ chainId: 31337, token, confirmations: 2, signerAddress: fundedAccount(1).address })

@@ -20,8 +20,13 @@ export function fundedAccount(index: number) {
  * Accounts sharing a chain in one test need their own N, as two real merchants have their own wallets.
  */
 export function merchantXpub(wallet = 0): string {
+  return merchantWallet(wallet).publicExtendedKey
+}
+
+/** The merchant's wallet key at m/44'/60'/N', private key included (what must never be configured). */
+export function merchantWallet(wallet = 0): HDKey {
   const root = HDKey.fromMasterSeed(mnemonicToSeedSync('legal winner thank year wave sausage worth useful legal winner thank yellow'))
-  return root.derive(`m/44'/60'/${wallet}'`).publicExtendedKey
+  return root.derive(`m/44'/60'/${wallet}'`)
 }
 
 export interface TestChain {

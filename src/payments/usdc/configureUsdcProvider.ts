@@ -1,3 +1,4 @@
+import type { HDKey } from '@scure/bip32'
 import { getAddress, isAddress, type Address } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { inTransaction, type DomainContext } from '../../domain/DomainContext'
@@ -29,7 +30,8 @@ export async function configureUsdcProvider(context: DomainContext, input: Confi
   const rpcUrl = validateRpcUrl(input.rpcUrl)
   if (!Number.isInteger(input.chainId) || input.chainId < 1 || input.chainId > 2 ** 31 - 1) throw invalid('chainId', 'chainId must be a positive integer')
   const token = validateAddress(input.token, 'token')
-  if (!parseXpub(input.xpub)) throw invalid('xpub', 'xpub must be a BIP32 extended public key (xpub…)')
+  const xpubKey = parseXpub(input.xpub)
+  if (!xpubKey) throw invalid('xpub', 'xpub must be a BIP32 extended public key (xpub…)')
   const confirmations = wholeNumber(input.confirmations, 12, 1, 10_000, 'confirmations')
   const pollSeconds = wholeNumber(input.pollSeconds, 5, 1, 3600, 'pollSeconds')
   let signerKey: `0x${string}` | undefined
@@ -59,6 +61,14 @@ export async function configureUsdcProvider(context: DomainContext, input: Confi
   const encryptedSignerKey = signerKey ? encryptSecret(signerKey) : null
 
   return inTransaction(context, async ({ db, account, clock }) => {
+    // Two accounts with one wallet on one chain would be handed the same deposit addresses (and mix
+    // their money): refused. The lock makes two accounts configuring it at once see each other. The
+    // refusal says only that the key is in use, never by whom.
+    await db.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`usdc-xpub:${chainId}`}, 0))`
+    const others = await db.usdcProvider.findMany({ where: { chainId, accountId: { not: account.id } }, select: { xpub: true } })
+    if (others.some((other) => sameWallet(parseXpub(other.xpub), xpubKey))) {
+      throw invalid('xpub', 'This xpub is already in use on this chain: each account needs a wallet of its own')
+    }
     const settings = {
       rpcUrl,
       chainId,
@@ -82,6 +92,12 @@ export async function configureUsdcProvider(context: DomainContext, input: Confi
 
 function invalid(param: string, message: string): DomainError {
   return new DomainError('validation_error', message, { param })
+}
+
+/** The same key pair and chain code derive the same addresses, whatever depth or parent the text names. */
+function sameWallet(stored: HDKey | undefined, given: HDKey): boolean {
+  if (!stored?.publicKey || !stored.chainCode || !given.publicKey || !given.chainCode) return false
+  return Buffer.from(stored.publicKey).equals(Buffer.from(given.publicKey)) && Buffer.from(stored.chainCode).equals(Buffer.from(given.chainCode))
 }
 
 function validateRpcUrl(text: string): string {
