@@ -17,14 +17,14 @@ export async function setUpUsdcMerchant(
   app: TestApplication,
   chain: TestChain,
   token: string,
-  options: { key?: string; confirmations?: number; signer?: boolean; pollSeconds?: number; wallet?: number } = {},
+  options: { key?: string; confirmations?: number; signer?: boolean; pollSeconds?: number; wallet?: number; rpcUrl?: string } = {},
 ): Promise<UsdcMerchant> {
   const key = options.key ?? app.key
   const configured = await app.graphql(
     'mutation($input: ConfigureUsdcProviderInput!) { configureUsdcProvider(input: $input) { chainId } }',
     {
       input: {
-        rpcUrl: chain.rpcUrl,
+        rpcUrl: options.rpcUrl ?? chain.rpcUrl,
         chainId: chain.chainId,
         token,
         xpub: merchantXpub(options.wallet ?? 0),
