@@ -9,7 +9,8 @@ import { fundedAccount, startTestChain, type TestChain } from './support/testCha
 import { setUpUsdcMerchant, type UsdcMerchant } from './support/usdcMerchant'
 
 // Two real server processes on one database, each with its chain watcher: a renewal's pull is
-// requested, signed, broadcast and settled once, whichever process gets to each step first.
+// requested, signed, broadcast and settled once, whichever process gets to each step first; a transfer
+// to a deposit address is recorded and settled once.
 
 let app: TestApplication
 let chain: TestChain
@@ -19,6 +20,14 @@ const servers: ServerProcess[] = []
 const signer = fundedAccount(1).address
 const payer = fundedAccount(7).address
 const transferEvent = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)')
+
+/** The two server processes, started by the first test that needs them. */
+async function runningServers(): Promise<ServerProcess[]> {
+  if (servers.length > 0) return servers
+  const environment = { DATABASE_URL: app.databaseUrl, BILLING_INTERVAL_SECONDS: '1', PIX_INTERVAL_SECONDS: '0', LOG_LEVEL: 'info' }
+  servers.push(...(await Promise.all([0, 1].map(() => spawnServer(environment)))))
+  return servers
+}
 
 beforeAll(async () => {
   ;[app, chain] = await Promise.all([startTestApplication(), startTestChain()])
@@ -48,8 +57,7 @@ describe('two server processes watching and pulling', () => {
     await runUsdcSendWork(prisma, client, chain.chainId, token)
     expect((await ok('GET', `/v1/subscriptions/${subscription.id}`)).status).toBe('active')
 
-    const environment = { DATABASE_URL: app.databaseUrl, BILLING_INTERVAL_SECONDS: '1', PIX_INTERVAL_SECONDS: '0', LOG_LEVEL: 'info' }
-    await Promise.all([0, 1].map(async () => servers.push(await spawnServer(environment))))
+    await runningServers()
     const from = await chain.blockNumber()
     await ok('POST', '/v1/test_helpers/clock/advance', { seconds: 32 * 86_400 })
     const renewal = (await invoices()).find((invoice) => invoice.id !== first!.id)!
@@ -69,6 +77,33 @@ describe('two server processes watching and pulling', () => {
     expect(onChain).toHaveLength(1)
     expect(await prisma.usdcSend.count({ where: { invoiceId: renewal.id } })).toBe(1)
     expect((await prisma.transaction.findMany({ where: { invoiceId: renewal.id } })).map((transaction) => transaction.status)).toEqual(['succeeded'])
+    expect(servers.every((server) => server.child.exitCode === null)).toBe(true)
+  }, 300_000)
+
+  it('settle a deposit exactly once', async () => {
+    const { ok, customerId } = merchant
+    const prisma = app.application.services.database.prisma
+    await runningServers()
+    const session = await ok('POST', '/v1/checkout/sessions', { mode: 'credits', customerId, amount: '3', currency: 'USDC' })
+    expect((await ok('GET', `/v1/customers/${customerId}/credits?currency=USDC`)).balance).toBe('0.000000')
+    await chain.transfer(token, 7, session.payment.address, 3_000_000n)
+    let status = 'open'
+    for (let attempt = 0; attempt < 240 && status !== 'paid'; attempt += 1) {
+      await chain.mine(1)
+      await new Promise((resolve) => setTimeout(resolve, 250))
+      status = (await ok('GET', `/v1/checkout/sessions/${session.id}`)).status
+    }
+    expect(status).toBe('paid')
+    for (let round = 0; round < 8; round += 1) {
+      await chain.mine(1)
+      await new Promise((resolve) => setTimeout(resolve, 250))
+    }
+    const deposit = await prisma.usdcDepositAddress.findUniqueOrThrow({ where: { checkoutSessionId: session.id } })
+    expect(await prisma.usdcTransfer.count({ where: { depositAddressId: deposit.id } })).toBe(1)
+    expect((await prisma.transaction.findMany({ where: { checkoutId: session.id } })).map((transaction) => transaction.status)).toEqual(['succeeded'])
+    expect(await prisma.creditLedgerEntry.count({ where: { checkoutSessionId: session.id } })).toBe(1)
+    expect((await ok('GET', `/v1/checkout/sessions/${session.id}`)).payment.amountReceived).toBe('3.000000')
+    expect((await ok('GET', `/v1/customers/${customerId}/credits?currency=USDC`)).balance).toBe('3.000000')
     expect(servers.every((server) => server.child.exitCode === null)).toBe(true)
   }, 300_000)
 })
