@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { Webhook } from 'standardwebhooks'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { eventTypes } from '../src/events/eventTypes'
+import { systemHostResolver, type HostResolver } from '../src/webhooks/resolveDestination'
 import { startWebhookWorker, type WebhookWorker } from '../src/webhooks/startWebhookWorker'
 import { startTestApplication, type TestApplication } from './support/startTestApplication'
 import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from './support/startWebhookReceiver'
@@ -10,12 +11,24 @@ import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from
 // schedule: retries after 300, 600 and 900 ms, an endpoint disabled after 60 s of failure, 1 s timeout.
 const settings = { retryScheduleMs: [300, 600, 900], disableAfterMs: 60_000, timeoutMs: 1000, pollIntervalMs: 50, concurrency: 16, perEndpointConcurrency: 2 }
 
+// The worker's DNS: names a test registers are answered as that test says (the n-th lookup of the name
+// gets answer(n)), as a hostile DNS server would; every other name goes to the system's resolver.
+const dnsAnswers = new Map<string, (lookup: number) => { address: string; family: number }[]>()
+const dnsLookups = new Map<string, number>()
+const resolveHost: HostResolver = async (host) => {
+  const answer = dnsAnswers.get(host)
+  if (!answer) return systemHostResolver(host)
+  const lookup = (dnsLookups.get(host) ?? 0) + 1
+  dnsLookups.set(host, lookup)
+  return answer(lookup)
+}
+
 let app: TestApplication
 let worker: WebhookWorker
 const receivers: WebhookReceiver[] = []
 beforeAll(async () => {
   app = await startTestApplication()
-  worker = startWebhookWorker({ pool: app.application.services.database.pool, databaseUrl: app.databaseUrl }, settings)
+  worker = startWebhookWorker({ pool: app.application.services.database.pool, databaseUrl: app.databaseUrl }, { ...settings, resolveHost })
 })
 afterAll(async () => {
   await worker.stop()
@@ -296,5 +309,83 @@ describe('delivery', () => {
     expect(attempt).toMatchObject({ status: 'failed', responseStatus: null })
     expect(attempt!.error).toContain('internal address')
     expect(hooks.received).toEqual([])
+  })
+
+  test('a hung receiver with a backlog larger than a claim batch does not hold back another account\'s endpoint', async () => {
+    const prisma = app.application.services.database.prisma
+    const hungKey = await account()
+    const hung = await receiver()
+    hung.answer = () => 'hang'
+    const hungEndpoint = await endpoint(hungKey, hung.url, ['customer.created'])
+    // More due deliveries than one claim looks at when the worker's whole concurrency is free (4 × 16).
+    const backlog = 100
+    for (let batch = 0; batch < backlog / 10; batch += 1) {
+      await Promise.all(Array.from({ length: 10 }, (_, index) => ok('POST', '/v1/customers', hungKey, { name: `Backlog ${batch}-${index}` })))
+    }
+    await hung.waitFor(() => hung.openNow() === settings.perEndpointConcurrency)
+
+    const healthyKey = await account()
+    const healthy = await receiver()
+    await endpoint(healthyKey, healthy.url, ['customer.created'])
+    const customer = await ok('POST', '/v1/customers', healthyKey, { name: 'Healthy' })
+    // Behind the backlog (two attempts per 1 s timeout), the event would wait for about 50 s.
+    await healthy.waitFor((received) => received.length === 1, 15_000)
+    expect(parsed(healthy.received[0]!).data.id).toBe(customer.id)
+    expect(await prisma.webhookDelivery.count({ where: { endpointId: hungEndpoint.id, status: 'pending' } })).toBeGreaterThan(4 * settings.concurrency)
+    expect(hung.maxOpen()).toBeLessThanOrEqual(settings.perEndpointConcurrency)
+    // Its backlog is given up, so that it does not keep the worker busy for the tests after this one.
+    await ok('PATCH', `/v1/webhook_endpoints/${hungEndpoint.id}`, hungKey, { status: 'disabled' })
+    hung.release()
+  })
+
+  test('live accounts: a host name that resolves to an internal address, or to a public and an internal one, is refused at delivery', async () => {
+    const key = await account('live')
+    const prisma = app.application.services.database.prisma
+    dnsAnswers.set('internal.hooks.example', () => [{ address: '10.20.30.40', family: 4 }])
+    dnsAnswers.set('mixed.hooks.example', () => [
+      { address: '93.184.215.14', family: 4 },
+      { address: '::ffff:169.254.169.254', family: 6 },
+    ])
+    for (const host of ['internal.hooks.example', 'mixed.hooks.example']) {
+      const created = await endpoint(key, 'https://93.184.215.14/hook', ['customer.created'])
+      // The name is stored as if it had pointed outside when it was set; its DNS answers as above now.
+      await prisma.webhookEndpoint.update({ where: { id: created.id }, data: { url: `https://${host}/hook` } })
+      await ok('POST', '/v1/customers', key, { name: host })
+      await until(async () => (await attemptsOf(key, created.id)).length > 0, `the refused attempt to ${host}`)
+      const [attempt] = await attemptsOf(key, created.id)
+      expect(attempt, host).toMatchObject({ status: 'failed', responseStatus: null })
+      expect(attempt!.error, host).toContain('internal address')
+      expect(dnsLookups.get(host), host).toBeGreaterThanOrEqual(1)
+      await ok('PATCH', `/v1/webhook_endpoints/${created.id}`, key, { status: 'disabled' })
+    }
+  })
+
+  test('the connection goes to the address that was looked up once: a second, different DNS answer is never used', async () => {
+    const key = await account()
+    const hooks = await receiver()
+    const port = new URL(hooks.url).port
+    // The first answer is the receiver; any later lookup would get 127.0.0.2, where nothing listens.
+    dnsAnswers.set('pinned.hooks.example', (lookup) => [{ address: lookup === 1 ? '127.0.0.1' : '127.0.0.2', family: 4 }])
+    const created = await endpoint(key, `http://pinned.hooks.example:${port}/hook`, ['customer.created'])
+    await ok('POST', '/v1/customers', key, { name: 'Pinned' })
+    await hooks.waitFor((received) => received.length === 1)
+    expect(hooks.received[0]!.headers.host).toBe(`pinned.hooks.example:${port}`)
+    await until(async () => (await attemptsOf(key, created.id)).length === 1, 'the attempt record')
+    expect((await attemptsOf(key, created.id))[0]).toMatchObject({ status: 'succeeded', responseStatus: 200 })
+    expect(dnsLookups.get('pinned.hooks.example')).toBe(1)
+  })
+
+  test('an answer longer than the bound is kept as its first 1 KiB, cut before a character the bound would split', async () => {
+    const key = await account()
+    const hooks = await receiver()
+    // 1 + 2 × 511 bytes fill 1023 of the 1024: the 512th "é" would be split.
+    hooks.answer = () => ({ status: 200, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: `a${'é'.repeat(3000)}` })
+    const created = await endpoint(key, hooks.url, ['customer.created'])
+    await ok('POST', '/v1/customers', key, { name: 'Verbose receiver' })
+    await until(async () => (await attemptsOf(key, created.id)).length === 1, 'the attempt record')
+    const stored = await app.application.services.database.prisma.webhookAttempt.findFirstOrThrow({ where: { endpointId: created.id } })
+    expect(stored.responseBody).toBe(`a${'é'.repeat(511)}`)
+    expect(Buffer.byteLength(stored.responseBody!)).toBeLessThanOrEqual(1024)
+    expect(stored.responseBody).not.toContain('\uFFFD')
   })
 })

@@ -19,8 +19,10 @@ export interface ClaimedDelivery {
 export interface ClaimRequest {
   /** At most this many in all. */
   limit: number
-  /** How many more this process may send to each endpoint (absent: `perEndpointLimit`). */
-  freeSlots: (endpointId: string) => number
+  /** At most this many in flight to one endpoint from this process. */
+  perEndpointLimit: number
+  /** Attempts this process has in flight, by endpoint (absent: none). */
+  inFlightByEndpoint: ReadonlyMap<string, number>
   leaseMs: number
 }
 
@@ -29,31 +31,40 @@ export interface ClaimRequest {
  * SKIP LOCKED (another process skips them), and the chosen ones get a lease (nextAttemptAt moved past
  * the attempt's longest duration, a fresh leaseToken, the attempt counted) before the locks go. A
  * process that reads them after the commit sees them not due; one that read them before re-checks
- * the row when it gets the lock (PostgreSQL re-evaluates the condition) and skips it too. Candidates
- * for endpoints without free slots here are left for later or for other processes.
+ * the row when it gets the lock (PostgreSQL re-evaluates the condition) and skips it too.
+ *
+ * Each endpoint's free slots in this process are applied in the query itself, before the limit: an
+ * endpoint without free slots is left out and the others get at most their free slots each (oldest
+ * due first). A hung receiver with a large backlog therefore cannot fill the batch and keep other
+ * endpoints' (other accounts') deliveries from being reached; its rows wait for its slots, or for
+ * another process.
  */
 export async function claimDueDeliveries(pool: pg.Pool, request: ClaimRequest): Promise<ClaimedDelivery[]> {
   const client = await pool.connect()
   try {
     await client.query('BEGIN')
-    const candidates = await client.query<{ id: string; endpointId: string }>(
-      `SELECT delivery.id, delivery."endpointId" FROM "WebhookDelivery" delivery
-       JOIN "WebhookEndpoint" endpoint ON endpoint.id = delivery."endpointId" AND endpoint.status = 'enabled'
-       WHERE delivery.status = 'pending' AND delivery."nextAttemptAt" <= clock_timestamp()
+    const inFlight = [...request.inFlightByEndpoint]
+    const candidates = await client.query<{ id: string }>(
+      `SELECT delivery.id FROM "WebhookDelivery" delivery
+       WHERE delivery.id IN (
+         SELECT ranked.id FROM (
+           SELECT due.id, due."nextAttemptAt", COALESCE($2::int - busy.count, $2::int) AS free,
+                  row_number() OVER (PARTITION BY due."endpointId" ORDER BY due."nextAttemptAt", due.id) AS place
+           FROM "WebhookDelivery" due
+           JOIN "WebhookEndpoint" endpoint ON endpoint.id = due."endpointId" AND endpoint.status = 'enabled'
+           LEFT JOIN unnest($3::text[], $4::int[]) AS busy("endpointId", count) ON busy."endpointId" = due."endpointId"
+           WHERE due.status = 'pending' AND due."nextAttemptAt" <= clock_timestamp() AND COALESCE($2::int - busy.count, $2::int) > 0
+         ) ranked
+         WHERE ranked.place <= ranked.free
+         ORDER BY ranked."nextAttemptAt"
+         LIMIT $1
+       )
+       AND delivery.status = 'pending' AND delivery."nextAttemptAt" <= clock_timestamp()
        ORDER BY delivery."nextAttemptAt"
-       LIMIT $1
        FOR UPDATE OF delivery SKIP LOCKED`,
-      [Math.min(500, request.limit * 4)],
+      [request.limit, request.perEndpointLimit, inFlight.map(([endpointId]) => endpointId), inFlight.map(([, count]) => count)],
     )
-    const taken = new Map<string, number>()
-    const chosen: string[] = []
-    for (const row of candidates.rows) {
-      if (chosen.length >= request.limit) break
-      const already = taken.get(row.endpointId) ?? 0
-      if (already >= request.freeSlots(row.endpointId)) continue
-      taken.set(row.endpointId, already + 1)
-      chosen.push(row.id)
-    }
+    const chosen = candidates.rows.map((row) => row.id)
     if (chosen.length === 0) {
       await client.query('COMMIT')
       return []

@@ -3,6 +3,11 @@ import { isIP } from 'node:net'
 import { DomainError } from '../domain/DomainError'
 import { isPublicAddress } from './isPublicAddress'
 
+/** Answers a host name with its addresses (all of them), as `dns.lookup` does; a parameter so that tests can answer as a hostile DNS would. */
+export type HostResolver = (host: string) => Promise<{ address: string; family: number }[]>
+
+export const systemHostResolver: HostResolver = (host) => lookup(host, { all: true, verbatim: true })
+
 export interface Destination {
   /** The address to connect to: the one that was checked, so a second DNS answer cannot swap it (rebinding). */
   address: string
@@ -14,14 +19,14 @@ export interface Destination {
  * public (isPublicAddress); a name with any private answer is refused whole, so that no choice among
  * its answers can reach a private one. Test accounts may send anywhere (a receiver on localhost).
  */
-export async function resolveDestination(url: URL, mode: 'test' | 'live', param = 'url'): Promise<Destination> {
+export async function resolveDestination(url: URL, mode: 'test' | 'live', param = 'url', resolveHost: HostResolver = systemHostResolver): Promise<Destination> {
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1')
   let addresses: { address: string; family: number }[]
   if (isIP(host) !== 0) addresses = [{ address: host, family: isIP(host) }]
   else if (mode === 'live' && (host === 'localhost' || host.endsWith('.localhost'))) addresses = [{ address: '127.0.0.1', family: 4 }]
   else {
     try {
-      addresses = await lookup(host, { all: true, verbatim: true })
+      addresses = await resolveHost(host)
     } catch {
       throw new DomainError('validation_error', `url's host ${host} does not resolve`, { param })
     }

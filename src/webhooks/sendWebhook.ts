@@ -2,7 +2,7 @@ import http from 'node:http'
 import https from 'node:https'
 import type { LookupFunction } from 'node:net'
 import { DomainError } from '../domain/DomainError'
-import { resolveDestination } from './resolveDestination'
+import { resolveDestination, systemHostResolver, type HostResolver } from './resolveDestination'
 
 export interface SendOutcome {
   ok: boolean
@@ -21,6 +21,7 @@ const excerptBytes = 1024
  * (resolveDestination); the connection goes to that checked address, so a DNS answer that changes
  * between the check and the connection (rebinding) cannot reach an internal one. Redirects are never
  * followed: a 3xx is a failure like any other non-2xx. Everything, DNS included, fits in `timeoutMs`.
+ * The host is looked up once per attempt, by `resolveHost`.
  */
 export async function sendWebhook(
   urlText: string,
@@ -28,6 +29,7 @@ export async function sendWebhook(
   headers: Record<string, string>,
   body: string,
   timeoutMs: number,
+  resolveHost: HostResolver = systemHostResolver,
 ): Promise<SendOutcome> {
   const deadline = Date.now() + timeoutMs
   const url = new URL(urlText)
@@ -36,7 +38,7 @@ export async function sendWebhook(
     timer = setTimeout(() => resolve('timeout'), timeoutMs)
   })
   try {
-    const destination = await Promise.race([resolveDestination(url, mode), timedOut])
+    const destination = await Promise.race([resolveDestination(url, mode, 'url', resolveHost), timedOut])
     if (destination === 'timeout') return failure('timeout', null, `no answer within ${timeoutMs} ms (DNS)`)
     return await post(url, destination, headers, body, deadline - Date.now())
   } catch (error) {
@@ -65,7 +67,7 @@ function post(url: URL, destination: { address: string; family: 4 | 6 }, headers
       resolve(outcome)
     }
     const answered = () => {
-      const excerpt = Buffer.concat(chunks).subarray(0, excerptBytes).toString('utf8').replaceAll('\u0000', '')
+      const excerpt = excerptOf(Buffer.concat(chunks))
       const code = status ?? 0
       if (code >= 200 && code < 300) finish({ ok: true, outcome: 'succeeded', responseStatus: code, error: null, bodyExcerpt: excerpt })
       else if (code >= 300 && code < 400) finish({ ...failure('http_error', code, `HTTP ${code}: redirects are not followed`), bodyExcerpt: excerpt })
@@ -106,6 +108,15 @@ function post(url: URL, destination: { address: string; family: 4 | 6 }, headers
     })
     request.end(body)
   })
+}
+
+/**
+ * At most `excerptBytes` of the answer as text. A character cut by the bound is left out whole (a
+ * streaming decode holds back an incomplete sequence), so the excerpt is well-formed and never ends
+ * in a replacement character; U+0000, which PostgreSQL text cannot hold, is dropped.
+ */
+function excerptOf(answer: Buffer): string {
+  return new TextDecoder('utf-8').decode(answer.subarray(0, excerptBytes), { stream: true }).replaceAll('\u0000', '')
 }
 
 function failure(outcome: SendOutcome['outcome'], responseStatus: number | null, error: string): SendOutcome {

@@ -4,10 +4,16 @@ import { webhookDeliveries, webhookDeliveryDuration } from '../metrics/webhookMe
 import { decryptSecret } from '../secrets/decryptSecret'
 import { claimDueDeliveries, type ClaimedDelivery } from './claimDueDeliveries'
 import { recordDeliveryAttempt } from './recordDeliveryAttempt'
+import { systemHostResolver, type HostResolver } from './resolveDestination'
 import { sendWebhook } from './sendWebhook'
 import { signWebhook } from './signWebhook'
 import { webhookDeliveriesChannel } from './webhookDeliveriesChannel'
 import { defaultWebhookDeliverySettings, leaseMs, type WebhookDeliverySettings } from './webhookDeliverySettings'
+
+export interface WebhookWorkerOptions extends Partial<WebhookDeliverySettings> {
+  /** How receivers' host names are looked up (default: the system's resolver). */
+  resolveHost?: HostResolver
+}
 
 export interface WebhookWorker {
   /** Stops claiming and waits for the attempts in flight to be recorded. */
@@ -24,8 +30,9 @@ export interface WebhookWorker {
  */
 export function startWebhookWorker(
   database: { pool: pg.Pool; databaseUrl: string },
-  overrides: Partial<WebhookDeliverySettings> = {},
+  options: WebhookWorkerOptions = {},
 ): WebhookWorker {
+  const { resolveHost = systemHostResolver, ...overrides } = options
   const settings: WebhookDeliverySettings = { ...defaultWebhookDeliverySettings, ...overrides }
   const inFlightByEndpoint = new Map<string, number>()
   const attempts = new Set<Promise<void>>()
@@ -48,7 +55,8 @@ export function startWebhookWorker(
         if (free <= 0) break
         const claimed = await claimDueDeliveries(database.pool, {
           limit: free,
-          freeSlots: (endpointId) => settings.perEndpointConcurrency - (inFlightByEndpoint.get(endpointId) ?? 0),
+          perEndpointLimit: settings.perEndpointConcurrency,
+          inFlightByEndpoint,
           leaseMs: leaseMs(settings),
         })
         for (const delivery of claimed) start(delivery)
@@ -90,7 +98,7 @@ export function startWebhookWorker(
       body,
     )
     const started = performance.now()
-    const sent = await sendWebhook(delivery.url, delivery.accountMode, headers, body, settings.timeoutMs)
+    const sent = await sendWebhook(delivery.url, delivery.accountMode, headers, body, settings.timeoutMs, resolveHost)
     const durationMs = Math.round(performance.now() - started)
     webhookDeliveries.inc({ outcome: sent.outcome })
     webhookDeliveryDuration.observe({ outcome: sent.outcome }, durationMs / 1000)
