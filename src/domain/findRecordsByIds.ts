@@ -16,6 +16,7 @@ const finders = {
   transaction: (db: Database, accountId: string, ids: string[]) => db.transaction.findMany({ where: { accountId, id: { in: ids } } }),
   creditLedgerEntry: (db: Database, accountId: string, ids: string[]) => db.creditLedgerEntry.findMany({ where: { accountId, id: { in: ids } } }),
   event: (db: Database, accountId: string, ids: string[]) => db.event.findMany({ where: { accountId, id: { in: ids } } }),
+  webhookEndpoint: (db: Database, accountId: string, ids: string[]) => db.webhookEndpoint.findMany({ where: { accountId, id: { in: ids } } }),
 }
 
 /** Whether records of this kind can be found by id (the Relay node types). */

@@ -1,15 +1,17 @@
 import { builder } from '../builder'
 import { loadChildRecords, loadLinkedRecord } from '../loadLinks'
 import { CheckoutSessionNode } from './CheckoutSession'
-import { CreditLedgerEntryNode } from './Credits'
+import { CreditBalanceType, CreditLedgerEntryNode } from './Credits'
 import { CustomerType } from './Customer'
 import { EntitlementNode } from './Entitlement'
-import { InvoiceNode } from './Invoice'
-import { MeterNode } from './Meter'
+import { EventNode } from './Event'
+import { InvoiceLineType, InvoiceNode } from './Invoice'
+import { MeterNode, UsageSummaryType } from './Meter'
 import { PriceType, ProductNode } from './Product'
 import { SubscriptionNode } from './Subscription'
 import { TransactionNode } from './Transaction'
 import { UsageEventNode } from './UsageEvent'
+import { EventRedelivery, WebhookAttemptNode, WebhookEndpointNode } from './WebhookEndpoint'
 
 // Every `…Id` field has its object beside it, so that a dashboard walks the graph in one request.
 // All of them are batched per kind (src/graphql/loadLinks.ts) and need scope read.
@@ -77,6 +79,36 @@ builder.objectFields(CheckoutSessionNode, (t) => ({
 builder.objectFields(PriceType, (t) => ({
   product: t.field({ type: ProductNode, description: readScope, resolve: (parent, _args, context) => loadLinkedRecord(context, 'product', parent.productId).then(required) }),
   meter: t.field({ type: MeterNode, nullable: true, description: readScope, resolve: (parent, _args, context) => loadLinkedRecord(context, 'meter', parent.meterId) }),
+}))
+
+builder.objectFields(CreditBalanceType, (t) => ({
+  customer: t.field({ type: CustomerType, scopes: ['read'], resolve: (parent, _args, context) => loadLinkedRecord(context, 'customer', parent.customerId).then(required) }),
+}))
+
+builder.objectFields(InvoiceLineType, (t) => ({
+  price: t.field({ type: PriceType, nullable: true, scopes: ['read'], resolve: (parent, _args, context) => loadLinkedRecord(context, 'price', parent.priceId) }),
+  meter: t.field({ type: MeterNode, nullable: true, scopes: ['read'], resolve: (parent, _args, context) => loadLinkedRecord(context, 'meter', parent.meterId) }),
+}))
+
+builder.objectFields(UsageSummaryType, (t) => ({
+  customer: t.field({ type: CustomerType, scopes: ['read'], resolve: (parent, _args, context) => loadLinkedRecord(context, 'customer', parent.customerId).then(required) }),
+  meter: t.field({ type: MeterNode, scopes: ['read'], resolve: (parent, _args, context) => loadLinkedRecord(context, 'meter', parent.meterId).then(required) }),
+}))
+
+builder.objectFields(WebhookAttemptNode, (t) => ({
+  event: t.field({ type: EventNode, scopes: ['read'], resolve: (parent, _args, context) => loadLinkedRecord(context, 'event', parent.eventId).then(required) }),
+  endpoint: t.field({ type: WebhookEndpointNode, scopes: ['read'], resolve: (parent, _args, context) => loadLinkedRecord(context, 'webhookEndpoint', parent.endpointId).then(required) }),
+}))
+
+builder.objectFields(EventRedelivery, (t) => ({
+  event: t.field({ type: EventNode, scopes: ['read'], resolve: (parent, _args, context) => loadLinkedRecord(context, 'event', parent.eventId).then(required) }),
+  endpoints: t.field({
+    type: [WebhookEndpointNode],
+    description: 'The endpoints of endpointIds (one deleted since is left out).',
+    scopes: ['read'],
+    resolve: async (parent, _args, context) =>
+      (await Promise.all(parent.endpointIds.map((id) => loadLinkedRecord(context, 'webhookEndpoint', id)))).filter((endpoint) => endpoint !== null),
+  }),
 }))
 
 /** A required link's target always exists (foreign keys in the same account); its absence is a bug, not a null. */

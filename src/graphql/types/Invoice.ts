@@ -16,7 +16,7 @@ export const invoicePageSize = { defaultSize: 100, maxSize: 1000, minSize: 1 }
 
 type PricedLine = InvoiceLine & { currency: Currency }
 
-const InvoiceLineType = builder.objectRef<PricedLine>('InvoiceLine').implement({
+export const InvoiceLineType = builder.objectRef<PricedLine>('InvoiceLine').implement({
   fields: (t) => ({
     description: t.exposeString('description'),
     priceId: t.exposeString('priceId', { nullable: true }),

@@ -63,7 +63,7 @@ builder.mutationField('createMeter', (t) =>
   }),
 )
 
-const UsageSummaryType = builder.objectRef<UsageSummary>('UsageSummary').implement({
+export const UsageSummaryType = builder.objectRef<UsageSummary>('UsageSummary').implement({
   description: 'Usage in the meter\'s current reset window (calendar month, ISO week, or all time), by the account\'s clock.',
   fields: (t) => ({
     customerId: t.exposeString('customerId'),

@@ -60,7 +60,7 @@ const DeletedWebhookEndpoint = builder.objectRef<{ id: string; deleted: true }>(
   fields: (t) => ({ id: t.exposeID('id'), deleted: t.exposeBoolean('deleted') }),
 })
 
-const EventRedelivery = builder.objectRef<Redelivery>('EventRedelivery').implement({
+export const EventRedelivery = builder.objectRef<Redelivery>('EventRedelivery').implement({
   fields: (t) => ({
     eventId: t.exposeID('eventId'),
     endpointIds: t.exposeIDList('endpointIds', { description: 'Every enabled endpoint that matches the event now; each gets it again.' }),
