@@ -27,4 +27,6 @@ export interface RestRoute {
   /** Query parameters that are other names for a variable (`before` for `cursor`). */
   queryAliases?: Record<string, string>
   successStatus?: 200 | 201 | 202
+  /** Fields of `data` that are secrets shown once: stored encrypted under the Idempotency-Key (rest/sealSecretFields.ts). */
+  secretFields?: readonly string[]
 }

@@ -13,6 +13,7 @@ import { runIdempotently, type StoredResponse } from '../src/idempotency/runIdem
 import type { CompiledRoute } from './compileRoutes'
 import { buildVariables } from './buildVariables'
 import { findTopLevelNumber } from './findTopLevelNumber'
+import { openSecretFields, sealSecretFields } from './sealSecretFields'
 import { errorEnvelope, successEnvelope } from './envelope'
 
 export interface RestRequest {
@@ -81,13 +82,14 @@ async function handle(services: Services, schema: GraphQLSchema, routes: readonl
 
   const run = (db?: Transaction) => runOperation(services, schema, compiled, caller, variables, request.requestId, db)
   if (idempotencyKey === undefined) return toResponse(await run())
+  const secretFields = route.secretFields ?? []
   const outcome = await runIdempotently(
     services.database.prisma,
     systemClock,
     { accountId: caller.account.id, key: idempotencyKey, fingerprint: fingerprintRequest(request.method, path + request.url.search, body ?? null) },
-    run,
+    async (db) => sealSecretFields(await run(db), secretFields),
   )
-  const response = toResponse(outcome.response)
+  const response = toResponse(openSecretFields(outcome.response, secretFields))
   if (outcome.replayed) response.headers['Idempotent-Replayed'] = 'true'
   return response
 }

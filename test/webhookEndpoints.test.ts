@@ -129,4 +129,39 @@ describe('webhook endpoints', () => {
     for (let index = 0; index < 16; index += 1) await ok('POST', '/v1/webhook_endpoints', key, { url: `http://127.0.0.1:9/${index}`, events: ['*'] })
     await refused('POST', '/v1/webhook_endpoints', key, { url: 'http://127.0.0.1:9/17', events: ['*'] }, 409, 'invalid_state')
   })
+
+  test('the secret is not kept in plain text with the idempotent response; a replay with the same key answers identically', async () => {
+    const key = await account()
+    const prisma = app.application.services.database.prisma
+    const storedResponse = async (idempotencyKey: string) =>
+      JSON.stringify((await prisma.idempotencyRecord.findFirstOrThrow({ where: { key: idempotencyKey, state: 'completed' } })).responseBody)
+    const createKey = randomUUID()
+    const body = { url: 'http://127.0.0.1:9/sealed', events: ['*'] }
+    const created = await app.request('POST', '/v1/webhook_endpoints', { key, body, idempotencyKey: createKey })
+    expect(created.status).toBe(201)
+    const secret = created.body.data.secret as string
+    expect(secret).toMatch(/^whsec_/)
+    const rotateKey = randomUUID()
+    const rotated = await app.request('POST', `/v1/webhook_endpoints/${created.body.data.id}/rotate_secret`, { key, idempotencyKey: rotateKey })
+    expect(rotated.status).toBe(200)
+    const rotatedSecret = rotated.body.data.secret as string
+
+    for (const [idempotencyKey, shown] of [[createKey, secret], [rotateKey, rotatedSecret]] as const) {
+      const stored = await storedResponse(idempotencyKey)
+      expect(stored).toContain(created.body.data.id)
+      expect(stored).not.toContain('whsec_')
+      expect(stored).not.toContain(shown.slice('whsec_'.length))
+    }
+    const createdAgain = await app.request('POST', '/v1/webhook_endpoints', { key, body, idempotencyKey: createKey })
+    expect(createdAgain.status).toBe(201)
+    expect(createdAgain.headers.get('idempotent-replayed')).toBe('true')
+    expect(createdAgain.body).toEqual(created.body)
+    const rotatedAgain = await app.request('POST', `/v1/webhook_endpoints/${created.body.data.id}/rotate_secret`, { key, idempotencyKey: rotateKey })
+    expect(rotatedAgain.status).toBe(200)
+    expect(rotatedAgain.headers.get('idempotent-replayed')).toBe('true')
+    expect(rotatedAgain.body).toEqual(rotated.body)
+    // The replay rotated nothing: the secret that signs is still the one the first answer showed.
+    const endpoint = await prisma.webhookEndpoint.findUniqueOrThrow({ where: { id: created.body.data.id } })
+    expect(decryptSecret(endpoint.secret)).toBe(rotatedSecret)
+  })
 })

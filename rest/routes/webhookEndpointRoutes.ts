@@ -13,6 +13,7 @@ export const webhookEndpointRoutes: RestRoute[] = [
     body: 'input',
     successStatus: 201,
     operation: `mutation CreateWebhookEndpoint($input: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $input) { ${endpointFields} secret } }`,
+    secretFields: ['secret'],
   },
   {
     method: 'GET',
@@ -58,6 +59,7 @@ export const webhookEndpointRoutes: RestRoute[] = [
     scopes: ['write'],
     idempotency: 'optional',
     operation: `mutation RotateWebhookEndpointSecret($endpointId: ID!) { rotateWebhookEndpointSecret(id: $endpointId) { ${endpointFields} secret } }`,
+    secretFields: ['secret'],
   },
   {
     method: 'GET',
