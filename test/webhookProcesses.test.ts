@@ -154,4 +154,26 @@ describe('webhook delivery across processes', () => {
     expect(acknowledged.length).toBeGreaterThanOrEqual(45)
     console.log(`webhooks under kill -9: ${acknowledged.length} changes acknowledged, ${ids.length} events committed, all delivered (${receiver.received.length - delivered.size} duplicates)`)
   }, 240_000)
+
+  test('no secret reaches the process output: create, rotate, and deliveries that succeed and fail', async () => {
+    const { databaseUrl, key, receiver } = await prepare()
+    let calls = 0
+    // One failure, so that a retry's attempt is signed and sent too.
+    receiver.answer = () => ((calls += 1) === 1 ? { status: 500, body: 'try again' } : { status: 200 })
+    const server = await spawnServer({ ...serverEnvironment(databaseUrl), LOG_LEVEL: 'info', WEBHOOK_RETRY_SCHEDULE_SECONDS: '1' })
+    servers.push(server)
+    const created = await post(() => server.baseUrl, '/v1/webhook_endpoints', key, { url: receiver.url, events: ['*'] })
+    expect(created.status).toBe(201)
+    const rotated = await post(() => server.baseUrl, `/v1/webhook_endpoints/${created.body.data.id}/rotate_secret`, key, {})
+    expect(rotated.status).toBe(200)
+    const secrets = [created.body.data.secret!, rotated.body.data.secret!]
+    for (const secret of secrets) expect(secret).toMatch(/^whsec_/)
+    for (let index = 0; index < 3; index += 1) expect((await post(() => server.baseUrl, '/v1/customers', key, { name: `Logged ${index}` })).status).toBe(201)
+    await receiver.waitFor((received) => received.length >= 4, 60_000)
+    await server.stop('SIGTERM')
+    const output = server.output()
+    expect(output).toContain('"ready"')
+    expect(output).not.toContain('whsec_')
+    for (const secret of secrets) expect(output).not.toContain(secret.slice('whsec_'.length))
+  }, 120_000)
 })
