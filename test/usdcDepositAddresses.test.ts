@@ -1,5 +1,8 @@
+import jsQR from 'jsqr'
+import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { deriveDepositAddress } from '../src/payments/usdc/deriveDepositAddress'
+import { launchBrowser } from './support/launchBrowser'
 import { startTestApplication, type TestApplication } from './support/startTestApplication'
 import { merchantXpub, startTestChain, type TestChain } from './support/testChain'
 import { setUpUsdcMerchant, type UsdcMerchant } from './support/usdcMerchant'
@@ -11,13 +14,33 @@ let app: TestApplication
 let chain: TestChain
 let token: string
 let merchant: UsdcMerchant
+let browser: Browser
+
+/** The pixels of a PNG, decoded by the browser on a blank page. */
+async function readPixels(png: Buffer): Promise<{ width: number; height: number; data: Uint8ClampedArray }> {
+  const blank = await browser.newPage()
+  try {
+    const image = await blank.evaluate(async (base64) => {
+      const bytes = Uint8Array.from(atob(base64), (character) => character.charCodeAt(0))
+      const bitmap = await createImageBitmap(new Blob([bytes], { type: 'image/png' }))
+      const canvas = new OffscreenCanvas(bitmap.width, bitmap.height)
+      const context = canvas.getContext('2d')!
+      context.drawImage(bitmap, 0, 0)
+      return { width: bitmap.width, height: bitmap.height, data: Array.from(context.getImageData(0, 0, bitmap.width, bitmap.height).data) }
+    }, png.toString('base64'))
+    return { width: image.width, height: image.height, data: Uint8ClampedArray.from(image.data) }
+  } finally {
+    await blank.close()
+  }
+}
 
 beforeAll(async () => {
-  ;[app, chain] = await Promise.all([startTestApplication(), startTestChain()])
+  ;[app, chain, browser] = await Promise.all([startTestApplication(), startTestChain(), launchBrowser()])
   token = await chain.deployToken()
   merchant = await setUpUsdcMerchant(app, chain, token)
 })
 afterAll(async () => {
+  await browser.close()
   await app.close()
   await chain.stop()
 })
@@ -58,6 +81,19 @@ describe('deposit addresses', () => {
     expect(page).toContain('chain id 31337')
     expect(page).toContain(`ethereum:${token}@31337/transfer?address=${session.payment.address}&amp;uint256=12340000`)
     expect(page).toContain('<svg')
+  })
+
+  it('the hosted page\'s QR code, as Chromium draws it, reads as the EIP-681 link of the deposit address and the exact amount in token units', async () => {
+    const session = await merchant.ok('POST', '/v1/checkout/sessions', { mode: 'credits', customerId: merchant.customerId, amount: '7.000321', currency: 'USDC' })
+    const page = await browser.newPage()
+    try {
+      await page.goto(`${app.baseUrl}/checkout/${session.id}`)
+      const pixels = await readPixels(await page.locator('.qr svg').screenshot())
+      const decoded = jsQR(pixels.data, pixels.width, pixels.height)
+      expect(decoded?.data).toBe(`ethereum:${token}@31337/transfer?address=${session.payment.address}&uint256=7000321`)
+    } finally {
+      await page.close()
+    }
   })
 
   it('the OpenAPI document describes payment as one of the rails\' shapes', async () => {
