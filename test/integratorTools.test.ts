@@ -92,10 +92,24 @@ describe('BRL checkout', () => {
     const largest = await ok('POST', '/v1/checkout/sessions', { mode: 'credits', customerId: customer.id, amount: '9999999999.99', currency: 'BRL' })
     expect(largest.amount).toBe('9999999999.99')
 
-    const product = await ok('POST', '/v1/products', { name: 'Ilha', type: 'one_time', defaultPrice: { amount: '10000000000', currency: 'BRL', model: 'one_time' } })
-    const priced = await send('POST', '/v1/checkout/sessions', { mode: 'payment', customerId: customer.id, productId: product.id })
-    expect(priced.status).toBe(400)
-    expect(priced.body.error).toMatchObject({ code: 'validation_error', param: 'productId' })
+    // A price charged whole must fit one PIX payment too, or its checkouts and invoices could never be paid.
+    const island = await send('POST', '/v1/products', { name: 'Ilha', type: 'one_time', defaultPrice: { amount: '10000000000', currency: 'BRL', model: 'one_time' } })
+    expect(island.status).toBe(400)
+    expect(island.body.error).toMatchObject({ code: 'validation_error', param: 'defaultPrice.amount' })
+    const plan = await ok('POST', '/v1/products', { name: 'Plano', type: 'subscription', defaultPrice: { amount: '9999999999.99', currency: 'BRL', model: 'subscription', interval: 'month' } })
+    const yearly = await send('POST', `/v1/products/${plan.id}/prices`, { amount: '10000000000.00', currency: 'BRL', model: 'subscription', interval: 'year' })
+    expect(yearly.status).toBe(400)
+    expect(yearly.body.error).toMatchObject({ code: 'validation_error', param: 'amount' })
+    const raised = await send('PATCH', `/v1/products/${plan.id}/prices/${plan.defaultPriceId}`, { amount: '10000000000' })
+    expect(raised.status).toBe(400)
+    expect(raised.body.error).toMatchObject({ code: 'validation_error', param: 'amount' })
+    const dollars = await ok('POST', '/v1/products', { name: 'Plan', type: 'subscription', defaultPrice: { amount: '10000000000', currency: 'USDC', model: 'subscription', interval: 'month' } })
+    const toReais = await send('PATCH', `/v1/products/${dollars.id}/prices/${dollars.defaultPriceId}`, { currency: 'BRL' })
+    expect(toReais.status).toBe(400)
+    expect(toReais.body.error).toMatchObject({ code: 'validation_error', param: 'currency' })
+    // A unit price is not charged whole: large unit prices stay possible.
+    const meter = await ok('POST', '/v1/usage/meters', { name: 'Consultas', aggregation: 'sum', unit: 'query', resetPeriod: 'never' })
+    await ok('POST', '/v1/products', { name: 'Ouro', type: 'metered', defaultPrice: { amount: '20000000000', currency: 'BRL', model: 'metered', usageBillingMode: 'subscription', meterId: meter.id } })
     const graph = await app.graphql('mutation($input: CreateCheckoutSessionInput!) { createCheckoutSession(input: $input) { id } }', {
       input: { mode: 'credits', customerId: customer.id, amount: '12345678901.00', currency: 'BRL' },
     })
@@ -147,5 +161,33 @@ describe('quantities', () => {
     // A string that looks like a quantity, or a nested key of that name, is not the quantity.
     const nested = await raw('/v1/usage/events', '3', `${key()},"metadata":{"quantity":1.0000000000000001,"note":"\\"quantity\\":1.0000000000000001"}`)
     expect(nested.status, JSON.stringify(nested.body)).toBe(200)
+  })
+
+  test('and at the GraphQL door: in variables (any number the parser would round) and in literals', async () => {
+    const customer = await ok('POST', '/v1/customers', { name: 'Precise in GraphQL' })
+    const meter = await ok('POST', '/v1/usage/meters', { name: `Runs ${randomUUID().slice(0, 6)}`, aggregation: 'sum', unit: 'run', resetPeriod: 'never' })
+    const mutation = 'mutation($input: RecordUsageEventInput!) { recordUsageEvent(input: $input) { quantity } }'
+    const post = (body: string) => app.request('POST', '/graphql', { rawBody: body, headers: { 'Content-Type': 'application/json' } })
+    const variables = (quantity: string) =>
+      `{"query":${JSON.stringify(mutation)},"variables":{"input":{"customerId":"${customer.id}","meterId":"${meter.id}","idempotencyKey":"${randomUUID()}","quantity":${quantity}}}}`
+    for (const quantity of ['1.0000000000000001', '12345678901234567', '1.23456789012345678e2']) {
+      const refused = await post(variables(quantity))
+      expect(refused.status, quantity).toBe(400)
+      expect(refused.body.errors[0].extensions).toMatchObject({ code: 'validation_error', param: 'variables' })
+    }
+    const accepted = await post(variables('2.50000000000000000000'))
+    expect(accepted.body.errors, JSON.stringify(accepted.body)).toBeUndefined()
+    expect(accepted.body.data.recordUsageEvent.quantity).toBe(2.5)
+    // A string holding such digits is text, not a number.
+    const texted = await post(variables(`3,"metadata":{"note":"1.0000000000000001"}`))
+    expect(texted.body.errors, JSON.stringify(texted.body)).toBeUndefined()
+
+    const literal = (quantity: string) =>
+      `mutation { recordUsageEvent(input: {customerId: "${customer.id}", meterId: "${meter.id}", idempotencyKey: "${randomUUID()}", quantity: ${quantity}}) { quantity } }`
+    const refusedLiteral = await app.graphql(literal('1.0000000000000001'))
+    expect(refusedLiteral.body.errors[0].extensions).toMatchObject({ code: 'validation_error' })
+    expect(refusedLiteral.body.errors[0].message).toContain('15 significant digits')
+    const acceptedLiteral = await app.graphql(literal('4.25'))
+    expect(acceptedLiteral.body.data.recordUsageEvent.quantity).toBe(4.25)
   })
 })

@@ -1,7 +1,7 @@
 import { DomainError } from '../domain/DomainError'
 import { inTransaction, type DomainContext } from '../domain/DomainContext'
 import { createId } from '../domain/createId'
-import { parseAmount, type Currency } from '../domain/money'
+import { parseAmount, requirePayableByPix, type Currency } from '../domain/money'
 import type { Price, PriceInterval, PriceModel, Product, UsageBillingMode } from '../generated/prisma/client'
 import { getMeter } from '../metering/getMeter'
 import { getProduct } from './getProduct'
@@ -28,6 +28,8 @@ export async function writePrice(context: DomainContext, product: Product, input
     })
   }
   const amount = parseAmount(input.amount, input.currency, field('amount'))
+  // A one-time or subscription price is charged whole; metered and credits prices are per unit.
+  if (chargedWhole(input.model)) requirePayableByPix(amount, input.currency, field('amount'), 'Prices')
   if (input.model === 'subscription' && !input.interval) {
     throw new DomainError('validation_error', 'interval is required for subscription prices', { param: field('interval') })
   }
@@ -66,6 +68,10 @@ export async function writePrice(context: DomainContext, product: Product, input
       updatedAt: now,
     },
   })
+}
+
+export function chargedWhole(model: PriceModel): boolean {
+  return model === 'one_time' || model === 'subscription'
 }
 
 export async function createPrice(context: DomainContext, productId: string, input: PriceInput): Promise<Price> {

@@ -1,7 +1,8 @@
 import { DomainError } from '../domain/DomainError'
 import { inTransaction, type DomainContext } from '../domain/DomainContext'
-import { parseAmount, type Currency } from '../domain/money'
+import { parseAmount, requirePayableByPix, type Currency } from '../domain/money'
 import type { Price } from '../generated/prisma/client'
+import { chargedWhole } from './createPrice'
 import { getProduct } from './getProduct'
 
 export interface UpdatePriceInput {
@@ -19,6 +20,7 @@ export async function updatePrice(context: DomainContext, productId: string, pri
     const currency = input.currency ?? price.currency
     const amount = input.amount == null ? price.amount : parseAmount(input.amount, currency, 'amount')
     if (input.amount == null && input.currency != null) parseAmount(price.amount.toFixed(), currency, 'currency')
+    if (chargedWhole(price.model)) requirePayableByPix(amount, currency, input.amount == null ? 'currency' : 'amount', 'Prices')
     return db.price.update({ where: { id: price.id }, data: { amount, currency, updatedAt: clock.now() } })
   })
 }

@@ -3,14 +3,14 @@ import { getProduct } from '../catalog/getProduct'
 import { DomainError } from '../domain/DomainError'
 import { inTransaction, type DomainContext } from '../domain/DomainContext'
 import { createId } from '../domain/createId'
-import { parseAmount, type Currency } from '../domain/money'
+import { parseAmount, requirePayableByPix, type Currency } from '../domain/money'
 import { validateMetadata } from '../domain/validateMetadata'
 import { Prisma, type CheckoutMode, type CheckoutSession, type Customer } from '../generated/prisma/client'
 import { allocateDepositAddress } from '../payments/usdc/allocateDepositAddress'
 import { createPixCharge } from '../payments/pix/createPixCharge'
 import { requirePixProvider } from '../payments/pix/requirePixProvider'
 import { requireUsdcProvider } from '../payments/usdc/requireUsdcProvider'
-import { checkoutLifetimeMilliseconds, maxPixAmount } from './checkoutRules'
+import { checkoutLifetimeMilliseconds } from './checkoutRules'
 
 export interface CreateCheckoutSessionInput {
   mode: CheckoutMode
@@ -32,11 +32,7 @@ export async function createCheckoutSession(context: DomainContext, input: Creat
     const customer = await resolveCustomer(transaction, input)
     const purchase = await resolvePurchase(transaction, input)
     const usdcProvider = purchase.currency === 'USDC' ? await requireUsdcProvider(transaction, 'currency') : null
-    if (purchase.currency === 'BRL' && purchase.amount.greaterThan(maxPixAmount)) {
-      throw new DomainError('validation_error', `BRL checkouts are paid by PIX, which carries at most ${maxPixAmount.toFixed(2)}`, {
-        param: input.mode === 'credits' ? 'amount' : 'productId',
-      })
-    }
+    requirePayableByPix(purchase.amount, purchase.currency, input.mode === 'credits' ? 'amount' : 'productId', 'Checkouts')
     const pixProvider = purchase.currency === 'BRL' ? await requirePixProvider(transaction, 'currency') : null
     const now = transaction.clock.now()
     const session = await transaction.db.checkoutSession.create({

@@ -9,6 +9,8 @@ import { checkInputShape, checkText } from '../domain/checkInputShape'
 import { observeGraphQLOperations } from '../metrics/observeGraphQLOperations'
 import { maskError } from './maskError'
 import { checkDocumentSize, countTokens } from './checkDocumentSize'
+import { exactNumbersRule } from './exactNumbersRule'
+import { findRoundedNumber } from '../domain/findRoundedNumber'
 import { introspectionLimitsRule } from './introspectionLimits'
 import { costRefusal, defaultQueryLimits, queryLimitsRule, type QueryLimits } from './queryLimits'
 import { measureCost } from './measureCost'
@@ -41,8 +43,23 @@ const errorCacheCharacters = 4 * 1024 * 1024
 /** The GraphQL endpoint (with GraphiQL in a browser); the listening server is elsewhere (src/server.ts). */
 export function createYogaServer(services: Services, settings: GraphQLSettings = defaultGraphQLSettings): YogaServer {
   const documentCache = new WeightedCache<string, DocumentNode>(documentCacheBytes, (text, document) => countTokens(document) * bytesPerToken + text.length * bytesPerCharacter)
-  const rules = [queryLimitsRule(settings.limits), settings.introspection ? introspectionLimitsRule() : NoSchemaIntrospectionCustomRule]
+  const rules = [queryLimitsRule(settings.limits), exactNumbersRule, settings.introspection ? introspectionLimitsRule() : NoSchemaIntrospectionCustomRule]
   const limitsPlugin: Plugin<GraphQLContext> = {
+    onRequestParse: ({ request, requestParser, setRequestParser }) => {
+      // Variables are parsed by JSON.parse, which rounds a number of more than 15 significant digits;
+      // only the raw body tells, so it is read before the parser runs (the body is already in memory,
+      // bounded by maxBodyBytes).
+      if (!requestParser || request.method !== 'POST') return
+      setRequestParser(async (incoming) => {
+        const rounded = findRoundedNumber(await incoming.clone().text())
+        if (rounded !== undefined) {
+          throw new GraphQLError(`${rounded.slice(0, 40)} has more than 15 significant digits and would be rounded`, {
+            extensions: { code: 'validation_error', param: 'variables', http: { status: 400 } },
+          })
+        }
+        return requestParser(incoming)
+      })
+    },
     onParams: ({ params }) => {
       // The same door as REST (checkInputShape): variables, and NUL escapes in the query text.
       try {

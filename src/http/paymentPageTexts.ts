@@ -21,6 +21,7 @@ export interface PaymentPageTexts {
   copyFailed: string
   expiresAt: (when: string) => string
   preparing: string
+  tooLargeForPix: string
   received: (amount: string) => string
   watching: string
   stoppedWatching: string
@@ -55,6 +56,7 @@ const english: PaymentPageTexts = {
   copyFailed: 'Select the code and copy it',
   expiresAt: (when) => `Pay by ${when} UTC.`,
   preparing: 'Your PIX code is being prepared; this page refreshes by itself.',
+  tooLargeForPix: 'This amount is larger than one PIX payment can carry (R$ 9,999,999,999.99): contact the seller to pay it.',
   received: (amount) => `Received so far: ${amount}. Pay the rest with the same code.`,
   watching: 'This page updates by itself once your bank confirms the payment.',
   stoppedWatching: 'Reload this page to see whether the payment arrived.',
@@ -89,6 +91,7 @@ const portuguese: PaymentPageTexts = {
   copyFailed: 'Selecione o código e copie',
   expiresAt: (when) => `Pague até ${when} (horário de Brasília).`,
   preparing: 'Seu código PIX está sendo gerado; esta página se atualiza sozinha.',
+  tooLargeForPix: 'Este valor é maior do que um PIX pode levar (R$ 9.999.999.999,99): fale com o vendedor para pagá-lo.',
   received: (amount) => `Recebido até agora: ${amount}. Pague o restante com o mesmo código.`,
   watching: 'Esta página se atualiza sozinha assim que o seu banco confirmar o pagamento.',
   stoppedWatching: 'Recarregue esta página para ver se o pagamento chegou.',

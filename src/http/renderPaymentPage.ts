@@ -1,6 +1,6 @@
 import QRCode from 'qrcode'
 import { buildPixPayload } from '../checkout/buildPixPayload'
-import type { Currency } from '../domain/money'
+import { fitsOnePixPayment, type Currency } from '../domain/money'
 import type { PaymentRails } from '../Services'
 import type { PixPageInstructions } from '../payments/pix/readPixPageInstructions'
 import { buildUsdcPaymentLink, chainName } from '../payments/usdc/buildUsdcPaymentLink'
@@ -118,6 +118,10 @@ async function renderPixInstructions(payable: Payable, rails: PaymentRails, text
   const pix = payable.pix
   if (pix?.kind === 'nothing') return ''
   if (pix?.kind === 'preparing') return `<h2>${escapeHtml(texts.payWithPix)}</h2><p data-testid="pix-preparing">${escapeHtml(texts.preparing)}</p>`
+  // A usage invoice can add up to more than a BR Code's amount field holds: no code rather than an invalid one.
+  if (pix?.kind !== 'charge' && !fitsOnePixPayment(payable.amount)) {
+    return `<h2>${escapeHtml(texts.payWithPix)}</h2><p data-testid="pix-too-large">${escapeHtml(texts.tooLargeForPix)}</p>`
+  }
   const code =
     pix?.kind === 'charge'
       ? pix.pixCopiaECola
