@@ -87,6 +87,7 @@ async function handle(state: SimulatorState, request: IncomingMessage, response:
   if ((match = /^\/cob\/([^/]+)$/.exec(path))) {
     const txid = decodeURIComponent(match[1]!)
     if (!txidPattern.test(txid)) throw invalid('CobOperacaoInvalida', 'txid must be 26 to 35 letters and digits', 'txid', 'formato inválido')
+    if (state.refusedCobs.has(txid)) throw new Problem(500, 'ErroInterno', 'Erro interno', 'Falha ao processar a cobrança (simulada)')
     if (method === 'PUT') return send(response, 201, cobView(putCob(state, txid, body, request)))
     if (method === 'GET') return send(response, 200, cobView(findCob(state, txid), state))
     if (method === 'PATCH') return send(response, 200, cobView(patchCob(state, txid, body)))
@@ -210,10 +211,15 @@ function findCob(state: SimulatorState, txid: string): SimulatedCob {
 
 function patchCob(state: SimulatorState, txid: string, body: unknown): SimulatedCob {
   const cob = findCob(state, txid)
-  const status = (body as { status?: unknown } | undefined)?.status
+  const input = (body ?? {}) as { status?: unknown; calendario?: { expiracao?: unknown } }
+  const status = input.status
   if (status !== undefined && status !== 'REMOVIDA_PELO_USUARIO_RECEBEDOR') throw invalid('CobOperacaoInvalida', 'status may only become REMOVIDA_PELO_USUARIO_RECEBEDOR', 'cob.status', 'valor inválido')
+  const expiracao = input.calendario?.expiracao
+  if (expiracao !== undefined && (!Number.isInteger(expiracao) || (expiracao as number) <= 0)) throw invalid('CobOperacaoInvalida', 'expiracao must be a positive integer', 'cob.calendario.expiracao', 'valor inválido')
   if (cob.status !== 'ATIVA') throw new Problem(400, 'CobOperacaoInvalida', 'Cobrança em estado inválido', `A cobrança está ${cob.status}`)
   if (status) cob.status = status
+  // A revised expiracao counts from the cob's creation, as the first one did.
+  if (typeof expiracao === 'number') cob.expiracao = expiracao
   cob.revisao += 1
   return cob
 }
@@ -305,13 +311,29 @@ function control(state: SimulatorState, method: string, path: string, body: unkn
     if (cob.criacao.getTime() + cob.expiracao * 1000 <= Date.now()) throw new Problem(400, 'CobOperacaoInvalida', 'Cobrança expirada', 'A cobrança expirou')
     const valor = typeof input.amount === 'string' ? input.amount : cob.valor
     if (!amountPattern.test(valor)) throw invalid('RequisicaoInvalida', 'amount must match \\d{1,10}\\.\\d{2}', 'amount', 'formato inválido')
-    const pix: SimulatedPix = { endToEndId: createEndToEndId(new Date()), txid: cob.txid, valor, chave: cob.chave, horario: new Date(), devolucoes: [] }
+    // `horario` (RFC 3339, in the past): a Pix the PSP lists late, with the time it was really made.
+    const horario = typeof input.horario === 'string' ? new Date(input.horario) : new Date()
+    if (Number.isNaN(horario.getTime()) || horario.getTime() > Date.now()) throw invalid('RequisicaoInvalida', 'horario must be an instant not in the future', 'horario', 'valor inválido')
+    const pix: SimulatedPix = { endToEndId: createEndToEndId(horario), txid: cob.txid, valor, chave: cob.chave, horario, devolucoes: [] }
     state.pix.push(pix)
     const received = state.pix.filter((candidate) => candidate.txid === cob.txid).reduce((sum, candidate) => sum + Number(candidate.valor.replace('.', '')), 0)
     if (received >= Number(cob.valor.replace('.', ''))) cob.status = 'CONCLUIDA'
     if (input.callback !== false) void deliverCallback(state, cob.chave, { pix: [pixView(pix)] })
     if (input.authorize !== false) approveRecsPaidBy(state, cob.txid, input.callback !== false)
     return pixView(pix)
+  }
+  if ((match = /^\/__control\/cob\/([^/]+)\/expire$/.exec(path)) && method === 'POST') {
+    // Time passes for one cob: its creation moves back so that its expiracao has just run out.
+    const cob = findCob(state, decodeURIComponent(match[1]!))
+    cob.criacao = new Date(Date.now() - cob.expiracao * 1000 - 1000)
+    return cobView(cob, state)
+  }
+  if ((match = /^\/__control\/cob\/([^/]+)\/refuse$/.exec(path)) && method === 'POST') {
+    // `{"refuse": true}`: every call on this one txid (PUT, GET, PATCH) answers 500 until `{"refuse": false}`.
+    const txid = decodeURIComponent(match[1]!)
+    if (input.refuse === false) state.refusedCobs.delete(txid)
+    else state.refusedCobs.add(txid)
+    return { refused: [...state.refusedCobs] }
   }
   if ((match = /^\/__control\/pix\/([^/]+)\/callback$/.exec(path)) && method === 'POST') {
     const pix = findPix(state, decodeURIComponent(match[1]!))

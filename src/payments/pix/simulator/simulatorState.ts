@@ -111,10 +111,12 @@ export interface SimulatorState {
   /** API requests held unanswered by the `hang` outage right now. */
   hangingRequests: number
   callbacks: { url: string; body: unknown; status: number | null }[]
+  /** Txids whose every `/cob/{txid}` call answers 500 (set by the control): a PSP failing on one charge. */
+  refusedCobs: Set<string>
 }
 
 export function createSimulatorState(options: SimulatorOptions): SimulatorState {
-  return { options, tokens: new Map(), tokensIssued: 0, revokeTokensAfterCalls: null, cobs: new Map(), pix: [], webhooks: new Map(), recs: new Map(), cobrs: new Map(), webhookRec: null, webhookCobr: null, outage: 'none', hangingRequests: 0, callbacks: [] }
+  return { options, tokens: new Map(), tokensIssued: 0, revokeTokensAfterCalls: null, cobs: new Map(), pix: [], webhooks: new Map(), recs: new Map(), cobrs: new Map(), webhookRec: null, webhookCobr: null, outage: 'none', hangingRequests: 0, callbacks: [], refusedCobs: new Set() }
 }
 
 const alphanumeric = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789abcdefghijklmnopqrstuvwxyz'
