@@ -92,6 +92,46 @@ describe('nodes and the cost rule', () => {
     const manyNodes = await app.graphql('query($ids: [ID!]!) { nodes(ids: $ids) { ... on Customer { usageEvents(first: 500) { edges { node { id } } } } } }', { ids: Array.from({ length: 100 }, () => 'cus_x') })
     expect(manyNodes.body.errors[0].message).toMatch(/smaller pages/)
   })
+
+  test('metrics series count their buckets, topCustomers its limit, plain lists their items: expensive documents are refused before running, a dashboard runs', async () => {
+    const refusedBeforeRunning = async (query: string, variables: Record<string, unknown> = {}) => {
+      const { result, statements: run } = await counted(() => app.graphql(query, variables))
+      expect(result.status, JSON.stringify(result.body)).toBe(400)
+      expect(result.body.errors[0]).toMatchObject({ message: expect.stringMatching(/smaller pages/), extensions: { code: 'validation_error' } })
+      expect(run.filter((sql) => /"Transaction"|"Subscription"|"Customer"|"Invoice"|"UsageEvent"/.test(sql))).toEqual([])
+    }
+    // 1,000 hourly buckets, three series, ten aliases: 70,000 points, not 10 fields.
+    const series = 'metrics(currency: USDC, from: $from, to: $to, bucket: hour) { revenue { start amount } mrrSeries { start amount } subscriptionMovements { start created canceled } }'
+    const aliased = `query($from: DateTime, $to: DateTime) { ${Array.from({ length: 10 }, (_, index) => `m${index}: ${series}`).join(' ')} }`
+    const range = { from: '2026-01-01T00:00:00Z', to: '2026-02-11T16:00:00Z' }
+    await refusedBeforeRunning(aliased, range)
+    // The same with a 30-day range by day is 30 points a series.
+    const daily = await app.graphql(aliased.replaceAll('bucket: hour', 'bucket: day'), { from: '2026-01-01T00:00:00Z', to: '2026-01-31T00:00:00Z' })
+    expect(daily.body.errors).toBeUndefined()
+    expect(daily.body.data.m9.revenue).toHaveLength(30)
+    // topCustomers counts its limit, and each customer's links below it.
+    const top = 'topCustomers(by: revenue, limit: 50) { total customer { name usageEvents(first: 100) { edges { node { id quantity meter { name } } } } } }'
+    await refusedBeforeRunning(`{ metrics(currency: USDC) { a: ${top} b: ${top} c: ${top} } }`)
+    // A plain list (a subscription's invoices, an invoice's transactions and lines) counts more than one item.
+    await refusedBeforeRunning('{ subscriptions(first: 100) { edges { node { invoices { transactions { invoice { lines { description amount } } } } } } } }')
+
+    // The README's dashboard document runs.
+    const meter = await app.request('POST', '/v1/usage/meters', { body: { name: 'Cost calls', aggregation: 'sum', unit: 'request', resetPeriod: 'never' }, idempotencyKey: randomBytes(8).toString('hex') })
+    const dashboard = await app.graphql(
+      `query Dashboard($meterId: ID!) {
+        metrics(currency: USDC, from: "2026-11-01T00:00:00Z", to: "2026-12-01T00:00:00Z", bucket: day) {
+          mrr arr revenue { start amount } mrrSeries { start amount } subscriptionsByStatus { status count }
+          subscriptionMovements { start created canceled } usage(meterId: $meterId) { start quantity }
+          topCustomers(by: usage, meterId: $meterId, limit: 5) { total customer { name email } }
+          credits { liabilities debts } invoices { open openCount overdue overdueCount }
+        }
+        subscriptions(first: 10) { edges { node { status customer { name } price { amount currency interval } invoices { amountDue status } } } }
+      }`,
+      { meterId: meter.body.data.id },
+    )
+    expect(dashboard.body.errors).toBeUndefined()
+    expect(dashboard.body.data.metrics.mrrSeries).toHaveLength(30)
+  })
 })
 
 describe('a response is bounded in bytes (a real server with the 256 MB heap of npm start)', () => {

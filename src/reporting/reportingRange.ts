@@ -14,9 +14,14 @@ const approximateBucketMilliseconds: Record<Bucket, number> = { hour: 3_600_000,
 /** A series is at most this many points: bounded work and a bounded answer whatever the range asked. */
 export const maxBuckets = 1000
 
+/** About how many buckets the range cuts into (months counted as 28 days: never fewer than there are). */
+export function estimateBucketCount(range: ReportingRange): number {
+  return Math.ceil((range.to.getTime() - range.from.getTime()) / approximateBucketMilliseconds[range.bucket])
+}
+
 export function checkReportingRange(range: ReportingRange): ReportingRange {
   if (!(range.from.getTime() < range.to.getTime())) throw new DomainError('validation_error', '`from` must be before `to`', { param: 'from' })
-  if ((range.to.getTime() - range.from.getTime()) / approximateBucketMilliseconds[range.bucket] > maxBuckets) {
+  if (estimateBucketCount(range) > maxBuckets) {
     throw new DomainError('validation_error', `A series has at most ${maxBuckets} buckets: widen the bucket or narrow the range`, { param: 'bucket' })
   }
   return range

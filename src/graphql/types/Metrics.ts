@@ -3,7 +3,7 @@ import type { Currency } from '../../domain/money'
 import { computeRecurringRevenue } from '../../reporting/computeRecurringRevenue'
 import { countSubscriptionMovements, countSubscriptionsByStatus, type StatusCount, type SubscriptionMovement } from '../../reporting/countSubscriptions'
 import { listTopCustomers, maxTopCustomers, type CustomerTotal } from '../../reporting/listTopCustomers'
-import { checkReportingRange, type ReportingRange } from '../../reporting/reportingRange'
+import { checkReportingRange, estimateBucketCount, maxBuckets, type Bucket, type ReportingRange } from '../../reporting/reportingRange'
 import type { AmountPoint } from '../../reporting/summarizeRevenue'
 import { summarizeRevenue } from '../../reporting/summarizeRevenue'
 import { summarizeRecurringRevenue } from '../../reporting/summarizeRecurringRevenue'
@@ -13,6 +13,7 @@ import { summarizeUsageSeries, type QuantityPoint } from '../../reporting/summar
 import { builder } from '../builder'
 import { requireCaller } from '../GraphQLContext'
 import { loadLinkedRecord } from '../loadLinks'
+import type { CostExtensions } from '../measureCost'
 import { CustomerType } from './Customer'
 import { CurrencyEnum } from './enums'
 
@@ -24,7 +25,9 @@ interface MetricsScope {
   range: ReportingRange
 }
 
-const MetricsBucketEnum = builder.enumType('MetricsBucket', { values: ['hour', 'day', 'week', 'month'] as const })
+const buckets = ['hour', 'day', 'week', 'month'] as const
+const MetricsBucketEnum = builder.enumType('MetricsBucket', { values: buckets })
+const isBucket = (value: string): value is Bucket => (buckets as readonly string[]).includes(value)
 const TopCustomersByEnum = builder.enumType('TopCustomersBy', { values: ['revenue', 'usage'] as const })
 
 const AmountPointType = builder.objectRef<AmountPoint>('AmountPoint').implement({
@@ -70,6 +73,9 @@ const OpenInvoiceTotalsType = builder.objectRef<OpenInvoiceTotals>('OpenInvoiceT
   }),
 })
 
+/** The cost rule counts a series as one item per bucket (measureCost.ts). */
+const series = { perBucket: true } satisfies CostExtensions
+
 const MetricsType = builder.objectRef<MetricsScope>('Metrics').implement({
   description: 'Aggregates in one currency over [from, to), series cut into buckets (UTC).',
   fields: (t) => ({
@@ -79,12 +85,14 @@ const MetricsType = builder.objectRef<MetricsScope>('Metrics').implement({
     revenue: t.field({
       type: [AmountPointType],
       description: 'Succeeded payments minus refunds, per bucket.',
+      extensions: series,
       resolve: (scope) => summarizeRevenue(scope.domain, scope.currency, scope.range),
     }),
     mrr: t.string({ description: 'Monthly recurring revenue of live (active, past_due) subscriptions now; yearly prices count a twelfth.', resolve: async (scope) => (await computeRecurringRevenue(scope.domain, scope.currency)).mrr }),
     mrrSeries: t.field({
       type: [AmountPointType],
       description: 'MRR at the end of each bucket: subscriptions from the payment of their first invoice until canceled (one paused now counts in no bucket).',
+      extensions: series,
       resolve: (scope) => summarizeRecurringRevenue(scope.domain, scope.currency, scope.range),
     }),
     arr: t.string({ description: 'Twelve times MRR.', resolve: async (scope) => (await computeRecurringRevenue(scope.domain, scope.currency)).arr }),
@@ -92,11 +100,13 @@ const MetricsType = builder.objectRef<MetricsScope>('Metrics').implement({
     subscriptionMovements: t.field({
       type: [SubscriptionMovementType],
       description: 'Subscriptions created and canceled per bucket.',
+      extensions: series,
       resolve: (scope) => countSubscriptionMovements(scope.domain, scope.currency, scope.range),
     }),
     usage: t.field({
       type: [QuantityPointType],
       description: 'A meter\'s usage per bucket, of every customer or of one.',
+      extensions: series,
       args: { meterId: t.arg.id({ required: true }), customerId: t.arg.id({ required: false }) },
       resolve: (scope, args) => summarizeUsageSeries(scope.domain, String(args.meterId), args.customerId ? String(args.customerId) : null, scope.range),
     }),
@@ -104,6 +114,7 @@ const MetricsType = builder.objectRef<MetricsScope>('Metrics').implement({
       type: [CustomerTotalType],
       description: `Customers with the most revenue (in the currency) or usage (of meterId) in the range; limit 1 to ${maxTopCustomers}.`,
       args: { by: t.arg({ type: TopCustomersByEnum, required: true }), meterId: t.arg.id({ required: false }), limit: t.arg.int({ required: false, defaultValue: 10 }) },
+      extensions: { listSize: (args) => (typeof args.limit === 'number' ? Math.min(args.limit, maxTopCustomers) : maxTopCustomers) } satisfies CostExtensions,
       resolve: (scope, args) =>
         listTopCustomers(scope.domain, { by: args.by, currency: scope.currency, meterId: args.meterId ? String(args.meterId) : null, limit: args.limit ?? 10 }, scope.range),
     }),
@@ -125,6 +136,16 @@ builder.queryField('metrics', (t) =>
       to: t.arg({ type: 'DateTime', required: false }),
       bucket: t.arg({ type: MetricsBucketEnum, required: false, defaultValue: 'day' }),
     },
+    // Before anything runs, the series are counted by the buckets the range will have (by the server's
+    // clock: an account's clock only moves the range, not its length unless one end is given).
+    extensions: {
+      seriesBuckets: (args) => {
+        const to = args.to === undefined || args.to === null ? new Date() : new Date(String(args.to))
+        const from = args.from === undefined || args.from === null ? new Date(to.getTime() - defaultRangeDays * 86_400_000) : new Date(String(args.from))
+        const bucket = typeof args.bucket === 'string' && isBucket(args.bucket) ? args.bucket : 'day'
+        return Math.min(estimateBucketCount({ from, to, bucket }), maxBuckets)
+      },
+    } satisfies CostExtensions,
     resolve: (_root, args, context) => {
       const domain = requireCaller(context)
       const to = args.to ?? domain.clock.now()
