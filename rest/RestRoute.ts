@@ -1,5 +1,3 @@
-import type { Scope } from '../src/accounts/scopes'
-
 /**
  * One /v1 endpoint, declared: everything the bridge needs to turn a request into a GraphQL operation
  * and the operation's result into SPEC.md's envelope. A route holds no logic of its own.
@@ -9,12 +7,12 @@ import type { Scope } from '../src/accounts/scopes'
  *   Query parameters are exactly the operation's variables that are neither path nor body.
  * - `data` is the operation's single root field. A Relay connection becomes the list envelope
  *   (`items`, `hasMore`, `nextCursor`); anything else is returned as selected (aliases rename fields).
+ * - The scopes it accepts are its root field's (`scopes` on the GraphQL field), read when it is compiled.
  */
 export interface RestRoute {
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE'
   path: string
   summary: string
-  scopes: readonly Scope[]
   /**
    * `required`/`optional`: the Idempotency-Key header (CONTRACT §3). `ignored`: the endpoint stores
    * nothing under the header (the checks) or has its own key in the body (usage events).

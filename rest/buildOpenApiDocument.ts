@@ -1,4 +1,5 @@
 import { Kind, getNamedType, GraphQLObjectType, type FieldNode, type OperationDefinitionNode, type SelectionSetNode } from 'graphql'
+import { describeScopes } from '../src/accounts/scopes'
 import { errorCodes } from '../src/domain/DomainError'
 import type { CompiledRoute } from './compileRoutes'
 import { inputSchema, outputSchema, type JsonSchema } from './graphqlJsonSchema'
@@ -11,8 +12,8 @@ export function buildOpenApiDocument(routes: readonly CompiledRoute[], serverUrl
     const operation: Record<string, unknown> = {
       operationId: compiled.operationName.charAt(0).toLowerCase() + compiled.operationName.slice(1),
       summary: route.summary,
-      description: `Scope: ${route.scopes.join(' or ')}.${route.idempotency === 'required' ? ' Idempotency-Key header required.' : ''}`,
-      'x-scopes': route.scopes,
+      description: `${describeScopes(compiled.scopes)}${route.idempotency === 'required' ? ' Idempotency-Key header required.' : ''}`,
+      'x-scopes': compiled.scopes,
       parameters: [
         ...compiled.pathParameters.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } })),
         ...[...compiled.queryParameters].map(([name, variable]) => ({

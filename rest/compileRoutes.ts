@@ -11,6 +11,8 @@ import {
   type GraphQLSchema,
   type OperationDefinitionNode,
 } from 'graphql'
+import type { Scope } from '../src/accounts/scopes'
+import { fieldScopes } from '../src/graphql/fieldScopesPlugin'
 import type { RestRoute } from './RestRoute'
 
 export interface CompiledRoute {
@@ -24,6 +26,8 @@ export interface CompiledRoute {
   variableTypes: Map<string, GraphQLInputType>
   rootField: string
   rootType: GraphQLOutputType
+  /** The scopes the root field declares: the endpoint accepts exactly those (checked before the body is read). */
+  scopes: readonly Scope[]
   /** Argument of the root field → the REST parameter that fills it ('' for the body). */
   parameterOfArgument: Map<string, string>
   isList: boolean
@@ -75,6 +79,8 @@ function compileRoute(schema: GraphQLSchema, route: RestRoute): CompiledRoute {
   const rootParent = operation.operation === 'mutation' ? schema.getMutationType() : schema.getQueryType()
   const rootDefinition = rootParent?.getFields()[root.name.value]
   if (!rootDefinition) throw new Error(`${where}: unknown root field ${root.name.value}`)
+  const scopes = fieldScopes(rootDefinition)
+  if (scopes.length === 0) throw new Error(`${where}: root field ${root.name.value} declares no scopes, and every /v1 endpoint needs a key`)
   const rootNamed = getNamedType(rootDefinition.type)
   const isList = 'getFields' in rootNamed && 'edges' in rootNamed.getFields() && 'pageInfo' in rootNamed.getFields()
 
@@ -89,6 +95,7 @@ function compileRoute(schema: GraphQLSchema, route: RestRoute): CompiledRoute {
     variableTypes,
     rootField: root.alias?.value ?? root.name.value,
     rootType: rootDefinition.type,
+    scopes,
     parameterOfArgument,
     isList,
   }

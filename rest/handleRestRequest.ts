@@ -68,7 +68,7 @@ async function handle(services: Services, schema: GraphQLSchema, routes: readonl
   const route = compiled.route
 
   const caller = await authenticateCaller(services, request.header('authorization'))
-  requireScope(caller.scopes, route.scopes)
+  requireScope(caller.scopes, compiled.scopes)
 
   const body = await readJsonBody(request)
   const idempotencyKey = route.idempotency === 'ignored' ? undefined : request.header('idempotency-key')

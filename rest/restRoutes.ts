@@ -7,5 +7,5 @@ import { subscriptionRoutes } from './routes/subscriptionRoutes'
 import { usageRoutes } from './routes/usageRoutes'
 import { webhookEndpointRoutes } from './routes/webhookEndpointRoutes'
 
-/** Every /v1 endpoint. The router, the OpenAPI document and the scope tests all read this table. */
+/** Every /v1 endpoint. The router, the OpenAPI document and the access tests all read this table (compiled against the schema, which gives each its scopes). */
 export const restRoutes: RestRoute[] = [...customerRoutes, ...productRoutes, ...usageRoutes, ...paymentRoutes, ...subscriptionRoutes, ...eventRoutes, ...webhookEndpointRoutes]

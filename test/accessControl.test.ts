@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { allScopes } from '../src/accounts/scopes'
+import { compileRoutes } from '../rest/compileRoutes'
 import { restRoutes } from '../rest/restRoutes'
+import { schema } from '../src/graphql/schema'
 import { fillPath, seedCatalog, type SeededCatalog } from './support/seedCatalog'
 import { startTestApplication, type TestApplication } from './support/startTestApplication'
 
@@ -22,15 +24,16 @@ const send = (route: (typeof restRoutes)[number], key: string, body: unknown = p
   app.request(route.method, fillPath(route.path, ids), { key, ...(route.method === 'GET' ? {} : { body, idempotencyKey: randomUUID() }) })
 
 describe('scopes: no scope implies another', () => {
-  for (const route of restRoutes) {
-    for (const scope of allScopes.filter((candidate) => !route.scopes.includes(candidate))) {
+  // Each route accepts the scopes its GraphQL root field declares.
+  for (const { route, scopes } of compileRoutes(schema, restRoutes)) {
+    for (const scope of allScopes.filter((candidate) => !scopes.includes(candidate))) {
       test(`${route.method} ${route.path} with only ${scope} → 403`, async () => {
         const response = await send(route, await app.createKey({ scopes: [scope] }))
         expect(response.status).toBe(403)
-        expect(response.body.error).toMatchObject({ code: 'insufficient_scope', details: { required: [...route.scopes] } })
+        expect(response.body.error).toMatchObject({ code: 'insufficient_scope', details: { required: [...scopes] } })
       })
     }
-    for (const scope of route.scopes) {
+    for (const scope of scopes) {
       test(`${route.method} ${route.path} with only ${scope} passes the scope check`, async () => {
         const response = await send(route, await app.createKey({ scopes: [scope] }))
         expect([401, 403]).not.toContain(response.status)

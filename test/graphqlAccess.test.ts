@@ -2,6 +2,7 @@ import {
   GraphQLEnumType,
   GraphQLInputObjectType,
   GraphQLList,
+  GraphQLObjectType,
   GraphQLNonNull,
   GraphQLScalarType,
   getNamedType,
@@ -12,7 +13,8 @@ import {
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createApiKey } from '../src/accounts/createApiKey'
 import { revokeApiKey } from '../src/accounts/revokeApiKey'
-import { allScopes, type Scope } from '../src/accounts/scopes'
+import { allScopes, describeScopes } from '../src/accounts/scopes'
+import { fieldScopes } from '../src/graphql/fieldScopesPlugin'
 import { schema } from '../src/graphql/schema'
 import { restRoutes } from '../rest/restRoutes'
 import { fillPath, seedCatalog, type SeededCatalog } from './support/seedCatalog'
@@ -38,14 +40,8 @@ afterAll(async () => {
   await app.close()
 })
 
-/** Public fields: no key needed. Every other field states its scopes in its description ("Scope: read."). */
+/** Public fields: no key needed. Every other field declares its scopes (`scopes` on the field, read back as `extensions.scopes`). */
 const publicFields = new Set(['errorCodes'])
-
-function acceptedScopes(field: GraphQLField<unknown, unknown>): Scope[] {
-  if (field.name === 'node' || field.name === 'nodes') return ['read']
-  const stated = /Scope: ([a-z:]+(?: or [a-z:]+)*)\./.exec(field.description ?? '')?.[1]
-  return stated ? (stated.split(' or ') as Scope[]) : []
-}
 
 function sampleValue(type: GraphQLInputType): string {
   if (type instanceof GraphQLNonNull) return sampleValue(type.ofType)
@@ -77,8 +73,26 @@ const fields = [
 
 describe('every GraphQL field', () => {
   test('states its scopes (or is deliberately public)', () => {
-    const unstated = fields.filter(({ field }) => !publicFields.has(field.name) && acceptedScopes(field).length === 0).map(({ field }) => field.name)
+    const unstated = fields.filter(({ field }) => !publicFields.has(field.name) && fieldScopes(field).length === 0).map(({ field }) => field.name)
     expect(unstated).toEqual([])
+  })
+
+  test('every field with scopes, nested ones too, ends its description by stating them', () => {
+    const scoped = Object.values(schema.getTypeMap())
+      .filter((type): type is GraphQLObjectType => type instanceof GraphQLObjectType && !type.name.startsWith('__'))
+      .flatMap((type) => Object.values(type.getFields()).map((field) => ({ name: `${type.name}.${field.name}`, field })))
+      .filter(({ field }) => fieldScopes(field).length > 0)
+    expect(scoped.map(({ name }) => name)).toEqual(expect.arrayContaining(['Query.customers', 'Customer.usageEvents', 'Subscription.customer', 'AccountSettings.pixProvider']))
+    const misstated = scoped.filter(({ field }) => !field.description?.endsWith(describeScopes(fieldScopes(field)))).map(({ name }) => name)
+    expect(misstated).toEqual([])
+    expect(schema.getQueryType()!.getFields().accessCheck!.description).toMatch(/ Scope: write or usage:write\.$/)
+  })
+
+  test('a nested field checks its own scopes: a write-only key creates a customer but cannot read its usage events', async () => {
+    const writer = await app.createKey({ scopes: ['write'] })
+    const response = await app.graphql('mutation { createCustomer(input: { name: "nested scope" }) { id usageEvents { edges { node { id } } } } }', {}, writer)
+    expect(response.body.errors[0].path).toEqual(['createCustomer', 'usageEvents'])
+    expect(response.body.errors[0].extensions).toMatchObject({ code: 'insufficient_scope', details: { required: ['read'] } })
   })
 
   for (const { kind, field } of fields.filter(({ field }) => !publicFields.has(field.name))) {
@@ -88,7 +102,7 @@ describe('every GraphQL field', () => {
         const response = await app.graphql(operation, {}, key)
         expect(response.body.errors?.[0]?.extensions?.code, `${operation} with ${key ?? 'no key'}`).toBe('unauthorized')
       }
-      const accepted = acceptedScopes(field)
+      const accepted = fieldScopes(field)
       for (const scope of allScopes) {
         const response = await app.graphql(operation, {}, await app.createKey({ scopes: [scope] }))
         const code = response.body.errors?.[0]?.extensions?.code

@@ -8,7 +8,6 @@ export const customerRoutes: RestRoute[] = [
     method: 'POST',
     path: '/v1/customers',
     summary: 'Create a customer',
-    scopes: ['write'],
     idempotency: 'required',
     body: 'input',
     successStatus: 201,
@@ -18,7 +17,6 @@ export const customerRoutes: RestRoute[] = [
     method: 'GET',
     path: '/v1/customers',
     summary: 'List customers, newest first',
-    scopes: ['read'],
     idempotency: 'ignored',
     operation: `query ListCustomers($externalId: String, $limit: Int, $before: String) {
       customers(externalId: $externalId, first: $limit, after: $before) {
@@ -31,7 +29,6 @@ export const customerRoutes: RestRoute[] = [
     method: 'GET',
     path: '/v1/customers/{customerId}',
     summary: 'Retrieve a customer',
-    scopes: ['read'],
     idempotency: 'ignored',
     operation: `query GetCustomer($customerId: ID!) { customer(id: $customerId) { ${customerFields} } }`,
   },
@@ -39,7 +36,6 @@ export const customerRoutes: RestRoute[] = [
     method: 'PATCH',
     path: '/v1/customers/{customerId}',
     summary: 'Update a customer (null clears a field)',
-    scopes: ['write'],
     idempotency: 'required',
     body: 'input',
     operation: `mutation UpdateCustomer($customerId: ID!, $input: UpdateCustomerInput!) {

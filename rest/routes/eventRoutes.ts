@@ -7,7 +7,6 @@ export const eventRoutes: RestRoute[] = [
     method: 'GET',
     path: '/v1/events',
     summary: 'List events, newest first (extension)',
-    scopes: ['read'],
     idempotency: 'ignored',
     operation: `query ListEvents($type: String, $limit: Int, $before: String) {
       events(type: $type, first: $limit, after: $before) { edges { node { ${eventFields} } } pageInfo { hasNextPage endCursor } }
@@ -17,7 +16,6 @@ export const eventRoutes: RestRoute[] = [
     method: 'GET',
     path: '/v1/events/{eventId}',
     summary: 'Retrieve an event (extension)',
-    scopes: ['read'],
     idempotency: 'ignored',
     operation: `query GetEvent($eventId: ID!) { event(id: $eventId) { ${eventFields} } }`,
   },

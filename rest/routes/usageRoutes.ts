@@ -8,7 +8,6 @@ export const usageRoutes: RestRoute[] = [
     method: 'POST',
     path: '/v1/usage/events',
     summary: 'Record a usage event (idempotent by the body\'s idempotencyKey)',
-    scopes: ['write', 'usage:write'],
     idempotency: 'ignored',
     body: 'input',
     operation: `mutation RecordUsageEvent($input: RecordUsageEventInput!) { recordUsageEvent(input: $input) { ${eventFields} } }`,
@@ -17,7 +16,6 @@ export const usageRoutes: RestRoute[] = [
     method: 'GET',
     path: '/v1/usage/events',
     summary: 'List usage events, newest first',
-    scopes: ['read'],
     idempotency: 'ignored',
     operation: `query ListUsageEvents($customerId: ID, $meterId: ID, $limit: Int, $before: String) {
       usageEvents(customerId: $customerId, meterId: $meterId, first: $limit, after: $before) { edges { node { ${eventFields} } } pageInfo { hasNextPage endCursor } }
@@ -27,7 +25,6 @@ export const usageRoutes: RestRoute[] = [
     method: 'POST',
     path: '/v1/usage/meters',
     summary: 'Create a meter',
-    scopes: ['write'],
     idempotency: 'required',
     body: 'input',
     successStatus: 201,
@@ -37,7 +34,6 @@ export const usageRoutes: RestRoute[] = [
     method: 'GET',
     path: '/v1/usage/meters',
     summary: 'List meters, newest first',
-    scopes: ['read'],
     idempotency: 'ignored',
     operation: `query ListMeters($limit: Int, $before: String) { meters(first: $limit, after: $before) { edges { node { ${meterListFields} } } pageInfo { hasNextPage endCursor } } }`,
   },
@@ -45,7 +41,6 @@ export const usageRoutes: RestRoute[] = [
     method: 'POST',
     path: '/v1/access/check',
     summary: 'May the customer use this much of the meter? (a denial is a 200 with allowed false)',
-    scopes: ['write', 'usage:write'],
     idempotency: 'ignored',
     body: 'input',
     operation: `query CheckAccess($input: AccessCheckInput!) { accessCheck(input: $input) { allowed reason paymentUrl } }`,
@@ -54,7 +49,6 @@ export const usageRoutes: RestRoute[] = [
     method: 'POST',
     path: '/v1/access/consume',
     summary: 'Atomic check-and-debit (extension): record the usage only if access is allowed; a denial is a 200 with allowed false',
-    scopes: ['write', 'usage:write'],
     idempotency: 'ignored',
     body: 'input',
     operation: `mutation ConsumeAccess($input: RecordUsageEventInput!) {

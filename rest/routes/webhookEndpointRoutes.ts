@@ -8,7 +8,6 @@ export const webhookEndpointRoutes: RestRoute[] = [
     method: 'POST',
     path: '/v1/webhook_endpoints',
     summary: 'Create a webhook endpoint; the answer holds its signing secret, shown only this once (extension)',
-    scopes: ['write'],
     idempotency: 'required',
     body: 'input',
     successStatus: 201,
@@ -19,7 +18,6 @@ export const webhookEndpointRoutes: RestRoute[] = [
     method: 'GET',
     path: '/v1/webhook_endpoints',
     summary: 'List webhook endpoints, newest first (extension)',
-    scopes: ['read'],
     idempotency: 'ignored',
     operation: `query ListWebhookEndpoints($limit: Int, $before: String) {
       webhookEndpoints(first: $limit, after: $before) { edges { node { ${endpointFields} } } pageInfo { hasNextPage endCursor } }
@@ -29,7 +27,6 @@ export const webhookEndpointRoutes: RestRoute[] = [
     method: 'GET',
     path: '/v1/webhook_endpoints/{endpointId}',
     summary: 'Retrieve a webhook endpoint (extension)',
-    scopes: ['read'],
     idempotency: 'ignored',
     operation: `query GetWebhookEndpoint($endpointId: ID!) { webhookEndpoint(id: $endpointId) { ${endpointFields} } }`,
   },
@@ -37,7 +34,6 @@ export const webhookEndpointRoutes: RestRoute[] = [
     method: 'PATCH',
     path: '/v1/webhook_endpoints/{endpointId}',
     summary: 'Update a webhook endpoint: url, events, description, status (extension)',
-    scopes: ['write'],
     idempotency: 'optional',
     body: 'input',
     operation: `mutation UpdateWebhookEndpoint($endpointId: ID!, $input: UpdateWebhookEndpointInput!) {
@@ -48,7 +44,6 @@ export const webhookEndpointRoutes: RestRoute[] = [
     method: 'DELETE',
     path: '/v1/webhook_endpoints/{endpointId}',
     summary: 'Delete a webhook endpoint (extension)',
-    scopes: ['write'],
     idempotency: 'optional',
     operation: `mutation DeleteWebhookEndpoint($endpointId: ID!) { deleteWebhookEndpoint(id: $endpointId) { id deleted } }`,
   },
@@ -56,7 +51,6 @@ export const webhookEndpointRoutes: RestRoute[] = [
     method: 'POST',
     path: '/v1/webhook_endpoints/{endpointId}/rotate_secret',
     summary: 'Replace the signing secret; the answer holds the new one, the old one keeps signing for 24 hours (extension)',
-    scopes: ['write'],
     idempotency: 'optional',
     operation: `mutation RotateWebhookEndpointSecret($endpointId: ID!) { rotateWebhookEndpointSecret(id: $endpointId) { ${endpointFields} secret } }`,
     secretFields: ['secret'],
@@ -65,7 +59,6 @@ export const webhookEndpointRoutes: RestRoute[] = [
     method: 'GET',
     path: '/v1/webhook_endpoints/{endpointId}/deliveries',
     summary: 'Every delivery attempt to this endpoint, newest first (extension)',
-    scopes: ['read'],
     idempotency: 'ignored',
     operation: `query ListWebhookEndpointDeliveries($endpointId: ID!, $limit: Int, $before: String) {
       webhookEndpointDeliveries(endpointId: $endpointId, first: $limit, after: $before) { edges { node { ${attemptFields} } } pageInfo { hasNextPage endCursor } }
@@ -75,7 +68,6 @@ export const webhookEndpointRoutes: RestRoute[] = [
     method: 'POST',
     path: '/v1/events/{eventId}/redeliver',
     summary: 'Send an event again to every enabled endpoint that matches it now (extension)',
-    scopes: ['write'],
     idempotency: 'optional',
     successStatus: 202,
     operation: `mutation RedeliverEvent($eventId: ID!) { redeliverEvent(id: $eventId) { eventId endpointIds } }`,

@@ -17,3 +17,8 @@ export function requireScope(held: readonly string[], accepted: readonly Scope[]
     })
   }
 }
+
+/** How a field or an endpoint states the scopes it accepts: "Scope: read." or "Scope: write or usage:write." */
+export function describeScopes(accepted: readonly Scope[]): string {
+  return `Scope: ${accepted.join(' or ')}.`
+}

@@ -35,14 +35,26 @@ export function chargeResponse(context: GraphQLContext, bytes: number): void {
 }
 
 /**
- * The domain context for a field that accepts `scopes`. The same rule as REST: no key (or a refused
- * one) is 401, a key without any accepted scope is 403.
+ * The same rule as REST, for a field that declares `scopes` (fieldScopesPlugin.ts runs it before the
+ * resolver): no key (or a refused one) is 401, a key without any accepted scope is 403.
  */
-export function authorize(context: GraphQLContext, scopes: readonly Scope[]): DomainContext {
+export function authorizeField(context: GraphQLContext, scopes: readonly Scope[]): void {
+  requireScope(authenticatedCaller(context).scopes, scopes)
+}
+
+/**
+ * The domain context of the caller, for resolvers that read or change the account's data. Only fields
+ * that declare `scopes` may call it: the scopes are what keeps a key from data it may not touch.
+ */
+export function requireCaller(context: GraphQLContext): DomainContext {
+  const caller = authenticatedCaller(context)
+  return { db: context.db, clock: accountClock(caller.account), account: caller.account }
+}
+
+function authenticatedCaller(context: GraphQLContext): Caller {
   const caller = context.caller
   if (!caller) {
     throw context.authenticationFailure ?? new DomainError('unauthorized', 'A valid API key is required: send "Authorization: Bearer <key>"')
   }
-  requireScope(caller.scopes, scopes)
-  return { db: context.db, clock: accountClock(caller.account), account: caller.account }
+  return caller
 }

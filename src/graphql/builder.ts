@@ -6,7 +6,8 @@ import { DomainError } from '../domain/DomainError'
 import { typeOfId } from '../domain/createId'
 import type PrismaTypes from '../generated/pothos-prisma-types'
 import { getDatamodel } from '../generated/pothos-prisma-types'
-import { authorize, type GraphQLContext } from './GraphQLContext'
+import { fieldScopesPlugin } from './fieldScopesPlugin'
+import { requireCaller, type GraphQLContext } from './GraphQLContext'
 import { loadNodes, maxNodeIds } from './loadNodes'
 
 // Configuration only: the types live one per file under types/, each with its queries and mutations.
@@ -23,7 +24,8 @@ export const builder = new SchemaBuilder<{
     JSONObject: { Input: Record<string, unknown>; Output: unknown }
   }
 }>({
-  plugins: [PrismaPlugin, RelayPlugin],
+  // fieldScopes first: its scope check wraps the other plugins' resolvers, so it runs before them.
+  plugins: [fieldScopesPlugin, PrismaPlugin, RelayPlugin],
   defaultFieldNullability: false,
   prisma: {
     // The client of the request: the root client, or the transaction of an idempotent REST request.
@@ -47,16 +49,15 @@ export const builder = new SchemaBuilder<{
     // Node lookups are scoped to the caller's account (each type's findUnique); an id of another
     // account is simply not found, and not found is null, never an error.
     nodeQueryOptions: {
-      resolve: async (_root, { id }, context, _info, resolveNode) => {
-        authorize(context, ['read'])
-        return nullWhenNotFound(async () => resolveNode(id))
-      },
+      scopes: ['read'],
+      resolve: async (_root, { id }, _context, _info, resolveNode) => nullWhenNotFound(async () => resolveNode(id)),
     },
     // At most 100 ids, one query per type (loadNodes.ts).
     nodesQueryOptions: {
-      description: `At most ${maxNodeIds} ids; unknown ids and other accounts' ids are null. Scope: read.`,
+      description: `At most ${maxNodeIds} ids; unknown ids and other accounts' ids are null.`,
+      scopes: ['read'],
       resolve: (_root, { ids }, context, _info, resolveNodes) =>
-        loadNodes(authorize(context, ['read']), ids, (id) => nullWhenNotFound(async () => (await resolveNodes([id]))[0])),
+        loadNodes(requireCaller(context), ids, (id) => nullWhenNotFound(async () => (await resolveNodes([id]))[0])),
     },
   },
 })

@@ -2,8 +2,7 @@ import { DomainError } from '../domain/DomainError'
 import type { DomainContext } from '../domain/DomainContext'
 import type { ListPosition, Page, PageRequest } from '../domain/Page'
 import { decodeCursor, decodePosition, encodeCursor, encodePosition, type CursorScope } from './cursors'
-import type { Scope } from '../accounts/scopes'
-import { authorize, chargeResponse, type GraphQLContext } from './GraphQLContext'
+import { chargeResponse, requireCaller, type GraphQLContext } from './GraphQLContext'
 import type { GraphQLResolveInfo } from 'graphql'
 import type { RecordListDefinition, RecordListQuery, RecordOrder, RecordPage, RecordPageRequest } from '../domain/RecordList'
 import { recordListQuery } from '../domain/recordListQuery'
@@ -77,18 +76,17 @@ export function toConnection<T extends ListPosition>(
 }
 
 /**
- * A connection field's whole resolver: authorize, read the page arguments, list, wrap. `list` names the
- * list for its cursors (a cursor of one list is refused by every other).
+ * A connection field's whole resolver: read the page arguments, list, wrap. `list` names the list for
+ * its cursors (a cursor of one list is refused by every other).
  */
 export async function resolveConnection<T extends ListPosition>(
   context: GraphQLContext,
-  scopes: readonly Scope[],
   list: string,
   args: ConnectionArguments,
   read: (domain: DomainContext, page: PageRequest) => Promise<Page<T>>,
   limits: PageSizeLimits = standardPageSize,
 ): Promise<Connection<T>> {
-  const domain = authorize(context, scopes)
+  const domain = requireCaller(context)
   return toConnection(context, domain, list, await read(domain, readPageRequest(context, domain, list, args, limits)))
 }
 
@@ -192,7 +190,7 @@ export function largeColumnsAsked(info: GraphQLResolveInfo, largeColumns: readon
 }
 
 /**
- * A connection over a record list (RecordList.ts), scope `read`: its filters and order, paging either
+ * A connection over a record list (RecordList.ts): its filters and order, paging either
  * way, only the columns its nodes need, and `totalCount` counted only when asked for.
  */
 export async function resolveRecordConnection<T extends { id: string }, Filter extends object, Field extends string>(
@@ -200,7 +198,7 @@ export async function resolveRecordConnection<T extends { id: string }, Filter e
   info: GraphQLResolveInfo,
   options: RecordConnectionOptions<T, Filter, Field>,
 ): Promise<Connection<T>> {
-  const domain = authorize(context, ['read'])
+  const domain = requireCaller(context)
   const scope = cursorScope(context, domain, listIdentity(options.list, options.filter, options.order))
   const request = readRecordPageRequest(scope, options.args, options.limits)
   await options.definition.check?.(domain, options.filter)

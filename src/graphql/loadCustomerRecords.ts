@@ -3,7 +3,7 @@ import { countRecordsByParent, readRecordPagesByParent } from '../domain/readRec
 import type { RecordPage } from '../domain/RecordList'
 import { recordListQuery } from '../domain/recordListQuery'
 import { cursorScope, largeColumnsAsked, listIdentity, readRecordPageRequest, toRecordConnection, type Connection, type RecordConnectionOptions } from './connections'
-import { authorize, chargeResponse, type GraphQLContext } from './GraphQLContext'
+import { chargeResponse, requireCaller, type GraphQLContext } from './GraphQLContext'
 import { requestLoader } from './requestLoader'
 
 /**
@@ -17,7 +17,7 @@ export async function loadCustomerRecords<T extends { id: string }, Filter exten
   customerId: string,
   options: RecordConnectionOptions<T, Filter, Field>,
 ): Promise<Connection<T>> {
-  const domain = authorize(context, ['read'])
+  const domain = requireCaller(context)
   const identity = listIdentity(`customer.${options.list}`, options.filter, options.order)
   const scope = cursorScope(context, domain, identity)
   const request = readRecordPageRequest(scope, options.args, options.limits)

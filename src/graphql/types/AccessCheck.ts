@@ -3,7 +3,7 @@ import { topUpLinkLifetimeMilliseconds, topUpUrl } from '../../checkout/paymentL
 import { accountClock } from '../../domain/DomainContext'
 import { formatAmount } from '../../domain/money'
 import { builder } from '../builder'
-import { authorize, type GraphQLContext } from '../GraphQLContext'
+import { requireCaller, type GraphQLContext } from '../GraphQLContext'
 import { consumeAccess } from '../../access/consumeAccess'
 import { RecordUsageEventInput, UsageEventNode } from './UsageEvent'
 
@@ -49,10 +49,11 @@ const AccessCheckInput = builder.inputType('AccessCheckInput', {
 builder.queryField('accessCheck', (t) =>
   t.field({
     type: AccessCheckResultType,
-    description: 'May the customer use this much of the meter now? A denial is a result, not an error. Scope: write or usage:write.',
+    description: 'May the customer use this much of the meter now? A denial is a result, not an error.',
+    scopes: ['write', 'usage:write'],
     args: { input: t.arg({ type: AccessCheckInput, required: true }) },
     resolve: async (_root, args, context) => {
-      const domain = authorize(context, ['write', 'usage:write'])
+      const domain = requireCaller(context)
       return { ...(await context.services.accessChecks.check(domain, args.input)), accountId: domain.account.id }
     },
   }),
@@ -75,10 +76,11 @@ const ConsumeResultType = builder.objectRef<ConsumeOutcome>('ConsumeResult').imp
 builder.mutationField('consumeAccess', (t) =>
   t.field({
     type: ConsumeResultType,
-    description: 'Atomic check-and-debit (extension): records the usage only if access is allowed. Scope: write or usage:write.',
+    description: 'Atomic check-and-debit (extension): records the usage only if access is allowed.',
+    scopes: ['write', 'usage:write'],
     args: { input: t.arg({ type: RecordUsageEventInput, required: true }) },
     resolve: async (_root, args, context) => {
-      const domain = authorize(context, ['write', 'usage:write'])
+      const domain = requireCaller(context)
       return { ...(await consumeAccess(domain, args.input)), accountId: domain.account.id }
     },
   }),

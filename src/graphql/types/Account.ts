@@ -2,7 +2,7 @@ import { setEnabledRails } from '../../accounts/setEnabledRails'
 import { advanceClock } from '../../billing/advanceClock'
 import type { PaymentMethod } from '../../generated/prisma/client'
 import { builder } from '../builder'
-import { authorize } from '../GraphQLContext'
+import { requireCaller } from '../GraphQLContext'
 import { PaymentMethodEnum } from './enums'
 
 export const AccountSettings = builder.objectRef<{ id: string; mode: 'test' | 'live'; enabledRails: PaymentMethod[] }>('AccountSettings').implement({
@@ -25,9 +25,9 @@ const AdvanceClockInput = builder.inputType('AdvanceClockInput', {
 builder.queryField('account', (t) =>
   t.field({
     type: AccountSettings,
-    description: 'Scope: read.',
+    scopes: ['read'],
     resolve: async (_root, _args, context) => {
-      const domain = authorize(context, ['read'])
+      const domain = requireCaller(context)
       return domain.db.account.findUniqueOrThrow({ where: { id: domain.account.id } })
     },
   }),
@@ -36,19 +36,21 @@ builder.queryField('account', (t) =>
 builder.mutationFields((t) => ({
   setEnabledRails: t.field({
     type: AccountSettings,
-    description: 'Which payment rails new subscriptions may use. Scope: write.',
+    description: 'Which payment rails new subscriptions may use.',
+    scopes: ['write'],
     args: { rails: t.arg({ type: [PaymentMethodEnum], required: true }) },
     resolve: async (_root, args, context) => {
-      const domain = authorize(context, ['write'])
+      const domain = requireCaller(context)
       return setEnabledRails(domain, domain.account.id, args.rails)
     },
   }),
   advanceClockForTesting: t.field({
     type: ClockAdvance,
-    description: 'Sandbox helper (test accounts only). Scope: write. Moves the account\'s clock forward and runs all billing work that falls due.',
+    description: 'Sandbox helper (test accounts only). Moves the account\'s clock forward and runs all billing work that falls due.',
+    scopes: ['write'],
     args: { input: t.arg({ type: AdvanceClockInput, required: true }) },
     resolve: async (_root, args, context) => {
-      const moved = await advanceClock(authorize(context, ['write']), args.input.seconds)
+      const moved = await advanceClock(requireCaller(context), args.input.seconds)
       // This process answers the caller's next request: it must see the new clock at once.
       context.services.apiKeyCache.clear()
       return moved

@@ -7,7 +7,7 @@ import { checkoutUrl } from '../../checkout/paymentLinks'
 import { formatAmount } from '../../domain/money'
 import { requireTestAccount } from '../../domain/requireTestAccount'
 import { builder } from '../builder'
-import { authorize } from '../GraphQLContext'
+import { requireCaller } from '../GraphQLContext'
 import { loadCheckoutPayment, PaymentInstructions } from './PaymentInstructions'
 import { CheckoutModeEnum, CheckoutStatusEnum, CurrencyEnum } from './enums'
 
@@ -46,9 +46,9 @@ export const CheckoutSessionNode = builder.prismaNode('CheckoutSession', {
 builder.queryField('checkoutSession', (t) =>
   t.field({
     type: CheckoutSessionNode,
-    description: 'Scope: read.',
+    scopes: ['read'],
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_root, args, context) => getCheckoutSession(authorize(context, ['read']), String(args.id), 'id'),
+    resolve: (_root, args, context) => getCheckoutSession(requireCaller(context), String(args.id), 'id'),
   }),
 )
 
@@ -69,22 +69,25 @@ const CreateCheckoutSessionInput = builder.inputType('CreateCheckoutSessionInput
 builder.mutationFields((t) => ({
   createCheckoutSession: t.field({
     type: CheckoutSessionNode,
-    description: 'Scope: write or checkout:write. Open for 24 hours.',
+    description: 'Open for 24 hours.',
+    scopes: ['write', 'checkout:write'],
     args: { input: t.arg({ type: CreateCheckoutSessionInput, required: true }) },
-    resolve: (_root, args, context) => createCheckoutSession(authorize(context, ['write', 'checkout:write']), args.input),
+    resolve: (_root, args, context) => createCheckoutSession(requireCaller(context), args.input),
   }),
   cancelCheckoutSession: t.field({
     type: CheckoutSessionNode,
-    description: 'Scope: write. Only an open session can be canceled.',
+    description: 'Only an open session can be canceled.',
+    scopes: ['write'],
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_root, args, context) => cancelCheckoutSession(authorize(context, ['write']), String(args.id)),
+    resolve: (_root, args, context) => cancelCheckoutSession(requireCaller(context), String(args.id)),
   }),
   payCheckoutSessionForTesting: t.field({
     type: CheckoutSessionNode,
-    description: 'Sandbox helper (test accounts only). Scope: write. Settles the session as the payment rail would.',
+    description: 'Sandbox helper (test accounts only). Settles the session as the payment rail would.',
+    scopes: ['write'],
     args: { id: t.arg.id({ required: true }) },
     resolve: (_root, args, context) => {
-      const domain = authorize(context, ['write'])
+      const domain = requireCaller(context)
       requireTestAccount(domain)
       return payCheckoutSession(domain, String(args.id))
     },

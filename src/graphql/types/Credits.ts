@@ -5,7 +5,7 @@ import { formatAmount } from '../../domain/money'
 import { builder } from '../builder'
 import { countConnection, readOrder, resolveRecordConnection, totalCountDescription } from '../connections'
 import { orderByInput, pageArguments, TimeRangeInput } from '../pageArguments'
-import { authorize } from '../GraphQLContext'
+import { requireCaller } from '../GraphQLContext'
 import { CurrencyEnum, LedgerEntryKindEnum } from './enums'
 
 export const CreditBalanceType = builder.objectRef<CreditBalanceView>('CreditBalance').implement({
@@ -53,13 +53,14 @@ export function creditLedgerFilter(args: { currency?: string | null; kind?: stri
 builder.queryFields((t) => ({
   creditBalance: t.field({
     type: CreditBalanceType,
-    description: 'Scope: read.',
+    scopes: ['read'],
     args: { customerId: t.arg.id({ required: true }), currency: t.arg({ type: CurrencyEnum, required: false }) },
-    resolve: (_root, args, context) => getCreditBalance(authorize(context, ['read']), String(args.customerId), args.currency ?? 'USDC'),
+    resolve: (_root, args, context) => getCreditBalance(requireCaller(context), String(args.customerId), args.currency ?? 'USDC'),
   }),
   creditLedger: t.field({
     type: CreditLedgerConnection,
-    description: 'A customer\'s credit ledger, newest first. Scope: read.',
+    description: 'A customer\'s credit ledger, newest first.',
+    scopes: ['read'],
     args: { ...creditLedgerListArguments, customerId: t.arg.id({ required: true }) },
     resolve: (_root, args, context, info) =>
       resolveRecordConnection(context, info, {

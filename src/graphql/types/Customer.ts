@@ -22,7 +22,7 @@ import { TransactionConnection, transactionFilter, transactionListArguments } fr
 import { UsageEventConnection, usageEventFilter, usageEventListArguments } from './UsageEvent'
 import { countConnection, readOrder, resolveRecordConnection, totalCountDescription } from '../connections'
 import { orderByInput, pageArguments, TimeRangeInput } from '../pageArguments'
-import { authorize } from '../GraphQLContext'
+import { requireCaller } from '../GraphQLContext'
 
 export const CustomerType = builder.prismaNode('Customer', {
   id: { field: 'id' },
@@ -38,9 +38,10 @@ export const CustomerType = builder.prismaNode('Customer', {
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
     creditBalances: t.field({
       type: [CreditBalanceType],
-      description: 'One balance per currency that ever moved. Scope: read.',
+      description: 'One balance per currency that ever moved.',
+      scopes: ['read'],
       resolve: async (customer, _args, context) => {
-        const domain = authorize(context, ['read'])
+        const domain = requireCaller(context)
         const loader = requestLoader<string, CreditBalance[]>(context, 'customer.creditBalances', async (ids) => {
           const balances = await listCreditBalances(domain, ids)
           return ids.map((id) => balances.get(id) ?? [])
@@ -50,7 +51,8 @@ export const CustomerType = builder.prismaNode('Customer', {
     }),
     creditLedger: t.field({
       type: CreditLedgerConnection,
-      description: 'Newest first unless ordered. Scope: read.',
+      description: 'Newest first unless ordered.',
+      scopes: ['read'],
       args: creditLedgerListArguments,
       resolve: (customer, args, context, info) =>
         loadCustomerRecords(context, info, customer.id, {
@@ -59,7 +61,8 @@ export const CustomerType = builder.prismaNode('Customer', {
     }),
     usageEvents: t.field({
       type: UsageEventConnection,
-      description: 'Newest first unless ordered. Scope: read.',
+      description: 'Newest first unless ordered.',
+      scopes: ['read'],
       args: usageEventListArguments,
       resolve: (customer, args, context, info) =>
         loadCustomerRecords(context, info, customer.id, {
@@ -68,7 +71,8 @@ export const CustomerType = builder.prismaNode('Customer', {
     }),
     subscriptions: t.field({
       type: SubscriptionConnection,
-      description: 'Newest first unless ordered. Scope: read.',
+      description: 'Newest first unless ordered.',
+      scopes: ['read'],
       args: subscriptionListArguments,
       resolve: (customer, args, context, info) =>
         loadCustomerRecords(context, info, customer.id, {
@@ -77,7 +81,8 @@ export const CustomerType = builder.prismaNode('Customer', {
     }),
     entitlements: t.field({
       type: EntitlementConnection,
-      description: 'Newest first unless ordered. Scope: read.',
+      description: 'Newest first unless ordered.',
+      scopes: ['read'],
       args: entitlementListArguments,
       resolve: (customer, args, context, info) =>
         loadCustomerRecords(context, info, customer.id, {
@@ -86,7 +91,8 @@ export const CustomerType = builder.prismaNode('Customer', {
     }),
     invoices: t.field({
       type: InvoiceConnection,
-      description: 'Newest first unless ordered. Scope: read.',
+      description: 'Newest first unless ordered.',
+      scopes: ['read'],
       args: invoiceListArguments,
       resolve: (customer, args, context, info) =>
         loadCustomerRecords(context, info, customer.id, {
@@ -95,7 +101,8 @@ export const CustomerType = builder.prismaNode('Customer', {
     }),
     transactions: t.field({
       type: TransactionConnection,
-      description: 'Newest first unless ordered. Scope: read.',
+      description: 'Newest first unless ordered.',
+      scopes: ['read'],
       args: transactionListArguments,
       resolve: (customer, args, context, info) =>
         loadCustomerRecords(context, info, customer.id, {
@@ -112,13 +119,15 @@ const CustomerOrder = orderByInput('CustomerOrder', { CREATED_AT: 'createdAt', N
 builder.queryFields((t) => ({
   customer: t.field({
     type: CustomerType,
-    description: 'A customer of the caller\'s account. Scope: read.',
+    description: 'A customer of the caller\'s account.',
+    scopes: ['read'],
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_root, args, context) => getCustomer(authorize(context, ['read']), String(args.id), 'id'),
+    resolve: (_root, args, context) => getCustomer(requireCaller(context), String(args.id), 'id'),
   }),
   customers: t.field({
     type: CustomerConnection,
-    description: 'Customers, newest first unless ordered; filters combine (and). Scope: read.',
+    description: 'Customers, newest first unless ordered; filters combine (and).',
+    scopes: ['read'],
     args: {
       ...pageArguments,
       externalId: t.arg.string({ required: false, description: 'Exactly this externalId.' }),
@@ -162,14 +171,15 @@ const UpdateCustomerInput = builder.inputType('UpdateCustomerInput', {
 builder.mutationFields((t) => ({
   createCustomer: t.field({
     type: CustomerType,
-    description: 'Scope: write. Fails with externalId_conflict when the externalId is taken.',
+    description: 'Fails with externalId_conflict when the externalId is taken.',
+    scopes: ['write'],
     args: { input: t.arg({ type: CreateCustomerInput, required: true }) },
-    resolve: (_root, args, context) => createCustomer(authorize(context, ['write']), args.input),
+    resolve: (_root, args, context) => createCustomer(requireCaller(context), args.input),
   }),
   updateCustomer: t.field({
     type: CustomerType,
-    description: 'Scope: write.',
+    scopes: ['write'],
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateCustomerInput, required: true }) },
-    resolve: (_root, args, context) => updateCustomer(authorize(context, ['write']), String(args.id), args.input),
+    resolve: (_root, args, context) => updateCustomer(requireCaller(context), String(args.id), args.input),
   }),
 }))

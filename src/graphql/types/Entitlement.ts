@@ -3,7 +3,7 @@ import { entitlementList, type EntitlementFilter } from '../../entitlements/enti
 import { builder } from '../builder'
 import { countConnection, readOrder, resolveRecordConnection, totalCountDescription } from '../connections'
 import { orderByInput, pageArguments, TimeRangeInput } from '../pageArguments'
-import { authorize } from '../GraphQLContext'
+import { requireCaller } from '../GraphQLContext'
 import { EntitlementSourceEnum, EntitlementStatusEnum } from './enums'
 
 export const EntitlementNode = builder.prismaNode('Entitlement', {
@@ -54,7 +54,8 @@ const EntitlementCheckInput = builder.inputType('EntitlementCheckInput', {
 builder.queryFields((t) => ({
   entitlements: t.field({
     type: EntitlementConnection,
-    description: 'A customer\'s entitlements, newest first. Scope: read.',
+    description: 'A customer\'s entitlements, newest first.',
+    scopes: ['read'],
     args: { ...entitlementListArguments, customerId: t.arg.id({ required: true }) },
     resolve: (_root, args, context, info) =>
       resolveRecordConnection(context, info, {
@@ -67,8 +68,9 @@ builder.queryFields((t) => ({
   }),
   entitlementCheck: t.field({
     type: EntitlementCheckResult,
-    description: 'May the customer use the product? A denial is a result, not an error. Scope: write.',
+    description: 'May the customer use the product? A denial is a result, not an error.',
+    scopes: ['write'],
     args: { input: t.arg({ type: EntitlementCheckInput, required: true }) },
-    resolve: (_root, args, context) => checkEntitlement(authorize(context, ['write']), args.input),
+    resolve: (_root, args, context) => checkEntitlement(requireCaller(context), args.input),
   }),
 }))

@@ -4,7 +4,7 @@ import { eventList } from '../../events/eventList'
 import { builder } from '../builder'
 import { countConnection, readOrder, resolveRecordConnection, totalCountDescription } from '../connections'
 import { orderByInput, pageArguments, TimeRangeInput } from '../pageArguments'
-import { authorize } from '../GraphQLContext'
+import { requireCaller } from '../GraphQLContext'
 
 export const EventNode = builder.prismaNode('Event', {
   id: { field: 'id' },
@@ -24,13 +24,14 @@ const EventOrder = orderByInput('EventOrder', { CREATED_AT: 'createdAt' })
 builder.queryFields((t) => ({
   event: t.field({
     type: EventNode,
-    description: 'Scope: read.',
+    scopes: ['read'],
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_root, args, context) => getEvent(authorize(context, ['read']), String(args.id), 'id'),
+    resolve: (_root, args, context) => getEvent(requireCaller(context), String(args.id), 'id'),
   }),
   events: t.field({
     type: EventConnection,
-    description: 'Events, newest first (first: 1 to 500, default 100), optionally of one type. Scope: read.',
+    description: 'Events, newest first (first: 1 to 500, default 100), optionally of one type.',
+    scopes: ['read'],
     args: {
       ...pageArguments,
       type: t.arg.string({ required: false }),

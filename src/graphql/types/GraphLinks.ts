@@ -16,69 +16,70 @@ import { EventRedelivery, WebhookAttemptNode, WebhookEndpointNode } from './Webh
 // Every `…Id` field has its object beside it, so that a dashboard walks the graph in one request.
 // All of them are batched per kind (src/graphql/loadLinks.ts) and need scope read.
 
-const readScope = 'Scope: read.'
-
 builder.objectFields(SubscriptionNode, (t) => ({
-  customer: t.field({ type: CustomerType, description: readScope, resolve: (parent, _args, context) => loadLinkedRecord(context, 'customer', parent.customerId).then(required) }),
-  product: t.field({ type: ProductNode, description: readScope, resolve: (parent, _args, context) => loadLinkedRecord(context, 'product', parent.productId).then(required) }),
-  price: t.field({ type: PriceType, description: readScope, resolve: (parent, _args, context) => loadLinkedRecord(context, 'price', parent.priceId).then(required) }),
+  customer: t.field({ type: CustomerType, scopes: ['read'], resolve: (parent, _args, context) => loadLinkedRecord(context, 'customer', parent.customerId).then(required) }),
+  product: t.field({ type: ProductNode, scopes: ['read'], resolve: (parent, _args, context) => loadLinkedRecord(context, 'product', parent.productId).then(required) }),
+  price: t.field({ type: PriceType, scopes: ['read'], resolve: (parent, _args, context) => loadLinkedRecord(context, 'price', parent.priceId).then(required) }),
   invoices: t.field({
     type: [InvoiceNode],
-    description: `Its invoices, newest first (one per period). ${readScope}`,
+    description: 'Its invoices, newest first (one per period).',
+    scopes: ['read'],
     resolve: (parent, _args, context) => loadChildRecords(context, 'invoicesOfSubscriptions', parent.id),
   }),
   entitlement: t.field({
     type: EntitlementNode,
     nullable: true,
-    description: `The entitlement it grants. ${readScope}`,
+    description: 'The entitlement it grants.',
+    scopes: ['read'],
     resolve: async (parent, _args, context) => (await loadChildRecords(context, 'entitlementsOfSubscriptions', parent.id))[0] ?? null,
   }),
 }))
 
 builder.objectFields(InvoiceNode, (t) => ({
-  customer: t.field({ type: CustomerType, description: readScope, resolve: (parent, _args, context) => loadLinkedRecord(context, 'customer', parent.customerId).then(required) }),
-  subscription: t.field({ type: SubscriptionNode, description: readScope, resolve: (parent, _args, context) => loadLinkedRecord(context, 'subscription', parent.subscriptionId).then(required) }),
+  customer: t.field({ type: CustomerType, scopes: ['read'], resolve: (parent, _args, context) => loadLinkedRecord(context, 'customer', parent.customerId).then(required) }),
+  subscription: t.field({ type: SubscriptionNode, scopes: ['read'], resolve: (parent, _args, context) => loadLinkedRecord(context, 'subscription', parent.subscriptionId).then(required) }),
   transactions: t.field({
     type: [TransactionNode],
-    description: `The payments made for it, newest first. ${readScope}`,
+    description: 'The payments made for it, newest first.',
+    scopes: ['read'],
     resolve: (parent, _args, context) => loadChildRecords(context, 'transactionsOfInvoices', parent.id),
   }),
 }))
 
 builder.objectFields(TransactionNode, (t) => ({
-  customer: t.field({ type: CustomerType, description: readScope, resolve: (parent, _args, context) => loadLinkedRecord(context, 'customer', parent.customerId).then(required) }),
-  invoice: t.field({ type: InvoiceNode, nullable: true, description: readScope, resolve: (parent, _args, context) => loadLinkedRecord(context, 'invoice', parent.invoiceId) }),
-  checkoutSession: t.field({ type: CheckoutSessionNode, nullable: true, description: readScope, resolve: (parent, _args, context) => loadLinkedRecord(context, 'checkoutSession', parent.checkoutId) }),
+  customer: t.field({ type: CustomerType, scopes: ['read'], resolve: (parent, _args, context) => loadLinkedRecord(context, 'customer', parent.customerId).then(required) }),
+  invoice: t.field({ type: InvoiceNode, nullable: true, scopes: ['read'], resolve: (parent, _args, context) => loadLinkedRecord(context, 'invoice', parent.invoiceId) }),
+  checkoutSession: t.field({ type: CheckoutSessionNode, nullable: true, scopes: ['read'], resolve: (parent, _args, context) => loadLinkedRecord(context, 'checkoutSession', parent.checkoutId) }),
 }))
 
 builder.objectFields(UsageEventNode, (t) => ({
-  customer: t.field({ type: CustomerType, description: readScope, resolve: (parent, _args, context) => loadLinkedRecord(context, 'customer', parent.customerId).then(required) }),
-  meter: t.field({ type: MeterNode, description: readScope, resolve: (parent, _args, context) => loadLinkedRecord(context, 'meter', parent.meterId).then(required) }),
+  customer: t.field({ type: CustomerType, scopes: ['read'], resolve: (parent, _args, context) => loadLinkedRecord(context, 'customer', parent.customerId).then(required) }),
+  meter: t.field({ type: MeterNode, scopes: ['read'], resolve: (parent, _args, context) => loadLinkedRecord(context, 'meter', parent.meterId).then(required) }),
 }))
 
 builder.objectFields(EntitlementNode, (t) => ({
-  customer: t.field({ type: CustomerType, description: readScope, resolve: (parent, _args, context) => loadLinkedRecord(context, 'customer', parent.customerId).then(required) }),
-  product: t.field({ type: ProductNode, description: readScope, resolve: (parent, _args, context) => loadLinkedRecord(context, 'product', parent.productId).then(required) }),
-  subscription: t.field({ type: SubscriptionNode, nullable: true, description: readScope, resolve: (parent, _args, context) => loadLinkedRecord(context, 'subscription', parent.subscriptionId) }),
-  checkoutSession: t.field({ type: CheckoutSessionNode, nullable: true, description: readScope, resolve: (parent, _args, context) => loadLinkedRecord(context, 'checkoutSession', parent.checkoutSessionId) }),
+  customer: t.field({ type: CustomerType, scopes: ['read'], resolve: (parent, _args, context) => loadLinkedRecord(context, 'customer', parent.customerId).then(required) }),
+  product: t.field({ type: ProductNode, scopes: ['read'], resolve: (parent, _args, context) => loadLinkedRecord(context, 'product', parent.productId).then(required) }),
+  subscription: t.field({ type: SubscriptionNode, nullable: true, scopes: ['read'], resolve: (parent, _args, context) => loadLinkedRecord(context, 'subscription', parent.subscriptionId) }),
+  checkoutSession: t.field({ type: CheckoutSessionNode, nullable: true, scopes: ['read'], resolve: (parent, _args, context) => loadLinkedRecord(context, 'checkoutSession', parent.checkoutSessionId) }),
 }))
 
 builder.objectFields(CreditLedgerEntryNode, (t) => ({
-  customer: t.field({ type: CustomerType, description: readScope, resolve: (parent, _args, context) => loadLinkedRecord(context, 'customer', parent.customerId).then(required) }),
-  usageEvent: t.field({ type: UsageEventNode, nullable: true, description: readScope, resolve: (parent, _args, context) => loadLinkedRecord(context, 'usageEvent', parent.usageEventId) }),
-  checkoutSession: t.field({ type: CheckoutSessionNode, nullable: true, description: readScope, resolve: (parent, _args, context) => loadLinkedRecord(context, 'checkoutSession', parent.checkoutSessionId) }),
+  customer: t.field({ type: CustomerType, scopes: ['read'], resolve: (parent, _args, context) => loadLinkedRecord(context, 'customer', parent.customerId).then(required) }),
+  usageEvent: t.field({ type: UsageEventNode, nullable: true, scopes: ['read'], resolve: (parent, _args, context) => loadLinkedRecord(context, 'usageEvent', parent.usageEventId) }),
+  checkoutSession: t.field({ type: CheckoutSessionNode, nullable: true, scopes: ['read'], resolve: (parent, _args, context) => loadLinkedRecord(context, 'checkoutSession', parent.checkoutSessionId) }),
 }))
 
 builder.objectFields(CheckoutSessionNode, (t) => ({
-  customer: t.field({ type: CustomerType, description: readScope, resolve: (parent, _args, context) => loadLinkedRecord(context, 'customer', parent.customerId).then(required) }),
-  product: t.field({ type: ProductNode, nullable: true, description: readScope, resolve: (parent, _args, context) => loadLinkedRecord(context, 'product', parent.productId) }),
-  price: t.field({ type: PriceType, nullable: true, description: readScope, resolve: (parent, _args, context) => loadLinkedRecord(context, 'price', parent.priceId) }),
-  subscription: t.field({ type: SubscriptionNode, nullable: true, description: readScope, resolve: (parent, _args, context) => loadLinkedRecord(context, 'subscription', parent.subscriptionId) }),
+  customer: t.field({ type: CustomerType, scopes: ['read'], resolve: (parent, _args, context) => loadLinkedRecord(context, 'customer', parent.customerId).then(required) }),
+  product: t.field({ type: ProductNode, nullable: true, scopes: ['read'], resolve: (parent, _args, context) => loadLinkedRecord(context, 'product', parent.productId) }),
+  price: t.field({ type: PriceType, nullable: true, scopes: ['read'], resolve: (parent, _args, context) => loadLinkedRecord(context, 'price', parent.priceId) }),
+  subscription: t.field({ type: SubscriptionNode, nullable: true, scopes: ['read'], resolve: (parent, _args, context) => loadLinkedRecord(context, 'subscription', parent.subscriptionId) }),
 }))
 
 builder.objectFields(PriceType, (t) => ({
-  product: t.field({ type: ProductNode, description: readScope, resolve: (parent, _args, context) => loadLinkedRecord(context, 'product', parent.productId).then(required) }),
-  meter: t.field({ type: MeterNode, nullable: true, description: readScope, resolve: (parent, _args, context) => loadLinkedRecord(context, 'meter', parent.meterId) }),
+  product: t.field({ type: ProductNode, scopes: ['read'], resolve: (parent, _args, context) => loadLinkedRecord(context, 'product', parent.productId).then(required) }),
+  meter: t.field({ type: MeterNode, nullable: true, scopes: ['read'], resolve: (parent, _args, context) => loadLinkedRecord(context, 'meter', parent.meterId) }),
 }))
 
 builder.objectFields(CreditBalanceType, (t) => ({

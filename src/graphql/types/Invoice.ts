@@ -7,7 +7,7 @@ import { settleInvoicePayment } from '../../invoices/settleInvoicePayment'
 import { builder } from '../builder'
 import { countConnection, readOrder, resolveRecordConnection, totalCountDescription } from '../connections'
 import { orderByInput, pageArguments, TimeRangeInput } from '../pageArguments'
-import { authorize } from '../GraphQLContext'
+import { requireCaller } from '../GraphQLContext'
 import { requestLoader } from '../requestLoader'
 import { loadInvoicePayment, PaymentInstructions } from './PaymentInstructions'
 import { CurrencyEnum, InvoiceStatusEnum, PaymentMethodEnum } from './enums'
@@ -90,13 +90,14 @@ export function invoiceFilter(args: { status?: string | null; currency?: string 
 builder.queryFields((t) => ({
   invoice: t.field({
     type: InvoiceNode,
-    description: 'Scope: read.',
+    scopes: ['read'],
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_root, args, context) => getInvoice(authorize(context, ['read']), String(args.id), 'id'),
+    resolve: (_root, args, context) => getInvoice(requireCaller(context), String(args.id), 'id'),
   }),
   invoices: t.field({
     type: InvoiceConnection,
-    description: 'Invoices, newest first (first: 1 to 1000, default 100). Scope: read.',
+    description: 'Invoices, newest first (first: 1 to 1000, default 100).',
+    scopes: ['read'],
     args: { ...invoiceListArguments, customerId: t.arg.id({ required: false }) },
     resolve: (_root, args, context, info) =>
       resolveRecordConnection(context, info, {
@@ -113,20 +114,22 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   payInvoiceForTesting: t.field({
     type: InvoiceNode,
-    description: 'Sandbox helper (test accounts only). Scope: write. A successful payment attempt.',
+    description: 'Sandbox helper (test accounts only). A successful payment attempt.',
+    scopes: ['write'],
     args: { id: t.arg.id({ required: true }) },
     resolve: (_root, args, context) => {
-      const domain = authorize(context, ['write'])
+      const domain = requireCaller(context)
       requireTestAccount(domain)
       return settleInvoicePayment(domain, String(args.id), 'succeeded')
     },
   }),
   failInvoiceForTesting: t.field({
     type: InvoiceNode,
-    description: 'Sandbox helper (test accounts only). Scope: write. A failed payment attempt.',
+    description: 'Sandbox helper (test accounts only). A failed payment attempt.',
+    scopes: ['write'],
     args: { id: t.arg.id({ required: true }) },
     resolve: (_root, args, context) => {
-      const domain = authorize(context, ['write'])
+      const domain = requireCaller(context)
       requireTestAccount(domain)
       return settleInvoicePayment(domain, String(args.id), 'failed')
     },

@@ -5,7 +5,7 @@ import { summarizeUsage, type UsageSummary } from '../../metering/summarizeUsage
 import { builder } from '../builder'
 import { countConnection, readOrder, resolveRecordConnection, totalCountDescription } from '../connections'
 import { orderByInput, pageArguments, TimeRangeInput } from '../pageArguments'
-import { authorize } from '../GraphQLContext'
+import { requireCaller } from '../GraphQLContext'
 import { MeterAggregationEnum, MeterResetPeriodEnum, MeterUnitEnum } from './enums'
 
 export const MeterNode = builder.prismaNode('Meter', {
@@ -28,13 +28,14 @@ const MeterOrder = orderByInput('MeterOrder', { CREATED_AT: 'createdAt', NAME: '
 builder.queryFields((t) => ({
   meter: t.field({
     type: MeterNode,
-    description: 'Scope: read.',
+    scopes: ['read'],
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_root, args, context) => getMeter(authorize(context, ['read']), String(args.id), 'id'),
+    resolve: (_root, args, context) => getMeter(requireCaller(context), String(args.id), 'id'),
   }),
   meters: t.field({
     type: MeterConnection,
-    description: 'Meters, newest first. Scope: read.',
+    description: 'Meters, newest first.',
+    scopes: ['read'],
     args: {
       ...pageArguments,
       createdAt: t.arg({ type: TimeRangeInput, required: false }),
@@ -57,9 +58,9 @@ const CreateMeterInput = builder.inputType('CreateMeterInput', {
 builder.mutationField('createMeter', (t) =>
   t.field({
     type: MeterNode,
-    description: 'Scope: write.',
+    scopes: ['write'],
     args: { input: t.arg({ type: CreateMeterInput, required: true }) },
-    resolve: (_root, args, context) => createMeter(authorize(context, ['write']), args.input),
+    resolve: (_root, args, context) => createMeter(requireCaller(context), args.input),
   }),
 )
 
@@ -78,8 +79,8 @@ export const UsageSummaryType = builder.objectRef<UsageSummary>('UsageSummary').
 builder.queryField('usageSummary', (t) =>
   t.field({
     type: UsageSummaryType,
-    description: 'Scope: read.',
+    scopes: ['read'],
     args: { customerId: t.arg.id({ required: true }), meterId: t.arg.id({ required: true }) },
-    resolve: (_root, args, context) => summarizeUsage(authorize(context, ['read']), { customerId: String(args.customerId), meterId: String(args.meterId) }),
+    resolve: (_root, args, context) => summarizeUsage(requireCaller(context), { customerId: String(args.customerId), meterId: String(args.meterId) }),
   }),
 )

@@ -2,7 +2,7 @@ import type { PixProvider } from '../../generated/prisma/client'
 import { configurePixProvider } from '../../payments/pix/configurePixProvider'
 import { pixWebhookUrl } from '../../payments/pix/pixWebhookUrl'
 import { builder } from '../builder'
-import { authorize } from '../GraphQLContext'
+import { requireCaller } from '../GraphQLContext'
 import { AccountSettings } from './Account'
 
 export const PixProviderSettings = builder.objectRef<PixProvider>('PixProviderSettings').implement({
@@ -39,15 +39,17 @@ builder.objectField(AccountSettings, 'pixProvider', (t) =>
   t.field({
     type: PixProviderSettings,
     nullable: true,
-    resolve: (account, _args, context) => authorize(context, ['read']).db.pixProvider.findUnique({ where: { accountId: account.id } }),
+    scopes: ['read'],
+    resolve: (account, _args, context) => requireCaller(context).db.pixProvider.findUnique({ where: { accountId: account.id } }),
   }),
 )
 
 builder.mutationField('configurePixProvider', (t) =>
   t.field({
     type: PixProviderSettings,
-    description: 'Get paid in BRL through the account\'s PSP (CONTRACT §9.1): checks the credentials and registers the webhook. Scope: write.',
+    description: 'Get paid in BRL through the account\'s PSP (CONTRACT §9.1): checks the credentials and registers the webhook.',
+    scopes: ['write'],
     args: { input: t.arg({ type: ConfigurePixProviderInput, required: true }) },
-    resolve: (_root, args, context) => configurePixProvider(authorize(context, ['write']), args.input, context.services.publicUrl),
+    resolve: (_root, args, context) => configurePixProvider(requireCaller(context), args.input, context.services.publicUrl),
   }),
 )

@@ -9,7 +9,7 @@ import { formatAmount } from '../../domain/money'
 import { builder } from '../builder'
 import { countConnection, readOrder, resolveRecordConnection, totalCountDescription } from '../connections'
 import { orderByInput, pageArguments, TimeRangeInput } from '../pageArguments'
-import { authorize } from '../GraphQLContext'
+import { requireCaller } from '../GraphQLContext'
 import {
   CurrencyEnum,
   PriceIntervalEnum,
@@ -63,13 +63,14 @@ const ProductOrder = orderByInput('ProductOrder', { CREATED_AT: 'createdAt', NAM
 builder.queryFields((t) => ({
   product: t.field({
     type: ProductNode,
-    description: 'Scope: read.',
+    scopes: ['read'],
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_root, args, context) => getProduct(authorize(context, ['read']), String(args.id), 'id'),
+    resolve: (_root, args, context) => getProduct(requireCaller(context), String(args.id), 'id'),
   }),
   products: t.field({
     type: ProductConnection,
-    description: 'Products, newest first. Scope: read.',
+    description: 'Products, newest first.',
+    scopes: ['read'],
     args: {
       ...pageArguments,
       status: t.arg({ type: ProductStatusEnum, required: false }),
@@ -129,32 +130,33 @@ const UpdatePriceInput = builder.inputType('UpdatePriceInput', {
 builder.mutationFields((t) => ({
   createProduct: t.field({
     type: ProductNode,
-    description: 'Scope: write.',
+    scopes: ['write'],
     args: { input: t.arg({ type: CreateProductInput, required: true }) },
-    resolve: (_root, args, context) => createProduct(authorize(context, ['write']), args.input),
+    resolve: (_root, args, context) => createProduct(requireCaller(context), args.input),
   }),
   updateProduct: t.field({
     type: ProductNode,
-    description: 'Scope: write.',
+    scopes: ['write'],
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateProductInput, required: true }) },
-    resolve: (_root, args, context) => updateProduct(authorize(context, ['write']), String(args.id), args.input),
+    resolve: (_root, args, context) => updateProduct(requireCaller(context), String(args.id), args.input),
   }),
   archiveProduct: t.field({
     type: ProductNode,
-    description: 'Scope: write. Refused (active_subscription) while a subscription on the product is not canceled.',
+    description: 'Refused (active_subscription) while a subscription on the product is not canceled.',
+    scopes: ['write'],
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_root, args, context) => archiveProduct(authorize(context, ['write']), String(args.id)),
+    resolve: (_root, args, context) => archiveProduct(requireCaller(context), String(args.id)),
   }),
   createPrice: t.field({
     type: PriceType,
-    description: 'Scope: write.',
+    scopes: ['write'],
     args: { productId: t.arg.id({ required: true }), input: t.arg({ type: PriceFields, required: true }) },
-    resolve: (_root, args, context) => createPrice(authorize(context, ['write']), String(args.productId), args.input),
+    resolve: (_root, args, context) => createPrice(requireCaller(context), String(args.productId), args.input),
   }),
   updatePrice: t.field({
     type: PriceType,
-    description: 'Scope: write.',
+    scopes: ['write'],
     args: { productId: t.arg.id({ required: true }), priceId: t.arg.id({ required: true }), input: t.arg({ type: UpdatePriceInput, required: true }) },
-    resolve: (_root, args, context) => updatePrice(authorize(context, ['write']), String(args.productId), String(args.priceId), args.input),
+    resolve: (_root, args, context) => updatePrice(requireCaller(context), String(args.productId), String(args.priceId), args.input),
   }),
 }))

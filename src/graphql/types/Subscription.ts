@@ -5,7 +5,7 @@ import { subscriptionList, type SubscriptionFilter } from '../../subscriptions/s
 import { builder } from '../builder'
 import { countConnection, readOrder, resolveRecordConnection, totalCountDescription } from '../connections'
 import { orderByInput, pageArguments, TimeRangeInput } from '../pageArguments'
-import { authorize } from '../GraphQLContext'
+import { requireCaller } from '../GraphQLContext'
 import { PaymentMethodEnum, SubscriptionStatusEnum } from './enums'
 
 export const SubscriptionNode = builder.prismaNode('Subscription', {
@@ -44,13 +44,14 @@ export function subscriptionFilter(args: { status?: string | null; productId?: s
 builder.queryFields((t) => ({
   subscription: t.field({
     type: SubscriptionNode,
-    description: 'Scope: read.',
+    scopes: ['read'],
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_root, args, context) => getSubscription(authorize(context, ['read']), String(args.id), 'id'),
+    resolve: (_root, args, context) => getSubscription(requireCaller(context), String(args.id), 'id'),
   }),
   subscriptions: t.field({
     type: SubscriptionConnection,
-    description: 'Subscriptions, newest first. Scope: read.',
+    description: 'Subscriptions, newest first.',
+    scopes: ['read'],
     args: { ...subscriptionListArguments, customerId: t.arg.id({ required: false }) },
     resolve: (_root, args, context, info) =>
       resolveRecordConnection(context, info, {
@@ -74,26 +75,30 @@ const CreateSubscriptionInput = builder.inputType('CreateSubscriptionInput', {
 builder.mutationFields((t) => ({
   createSubscription: t.field({
     type: SubscriptionNode,
-    description: 'Scope: write. Starts trialing with its first invoice open (active at once when that invoice is zero).',
+    description: 'Starts trialing with its first invoice open (active at once when that invoice is zero).',
+    scopes: ['write'],
     args: { input: t.arg({ type: CreateSubscriptionInput, required: true }) },
-    resolve: async (_root, args, context) => (await createSubscription(authorize(context, ['write']), args.input)).subscription,
+    resolve: async (_root, args, context) => (await createSubscription(requireCaller(context), args.input)).subscription,
   }),
   cancelSubscription: t.field({
     type: SubscriptionNode,
-    description: 'Scope: write. From any state but canceled.',
+    description: 'From any state but canceled.',
+    scopes: ['write'],
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_root, args, context) => changeSubscriptionState(authorize(context, ['write']), String(args.id), 'cancel'),
+    resolve: (_root, args, context) => changeSubscriptionState(requireCaller(context), String(args.id), 'cancel'),
   }),
   pauseSubscription: t.field({
     type: SubscriptionNode,
-    description: 'Scope: write. From active only.',
+    description: 'From active only.',
+    scopes: ['write'],
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_root, args, context) => changeSubscriptionState(authorize(context, ['write']), String(args.id), 'pause'),
+    resolve: (_root, args, context) => changeSubscriptionState(requireCaller(context), String(args.id), 'pause'),
   }),
   resumeSubscription: t.field({
     type: SubscriptionNode,
-    description: 'Scope: write. From paused only.',
+    description: 'From paused only.',
+    scopes: ['write'],
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_root, args, context) => changeSubscriptionState(authorize(context, ['write']), String(args.id), 'resume'),
+    resolve: (_root, args, context) => changeSubscriptionState(requireCaller(context), String(args.id), 'resume'),
   }),
 }))

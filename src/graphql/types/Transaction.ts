@@ -5,7 +5,7 @@ import { transactionList, type TransactionFilter } from '../../transactions/tran
 import { builder } from '../builder'
 import { countConnection, readOrder, resolveRecordConnection, totalCountDescription } from '../connections'
 import { orderByInput, pageArguments, TimeRangeInput } from '../pageArguments'
-import { authorize } from '../GraphQLContext'
+import { requireCaller } from '../GraphQLContext'
 import { CurrencyEnum, TransactionStatusEnum } from './enums'
 
 export const TransactionNode = builder.prismaNode('Transaction', {
@@ -47,13 +47,14 @@ export function transactionFilter(args: { status?: string | null; currency?: str
 builder.queryFields((t) => ({
   transaction: t.field({
     type: TransactionNode,
-    description: 'Scope: read.',
+    scopes: ['read'],
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_root, args, context) => getTransaction(authorize(context, ['read']), String(args.id), 'id'),
+    resolve: (_root, args, context) => getTransaction(requireCaller(context), String(args.id), 'id'),
   }),
   transactions: t.field({
     type: TransactionConnection,
-    description: 'Transactions, newest first (first: 1 to 500, default 100). Scope: read.',
+    description: 'Transactions, newest first (first: 1 to 500, default 100).',
+    scopes: ['read'],
     args: { ...transactionListArguments, customerId: t.arg.id({ required: false }) },
     resolve: (_root, args, context, info) =>
       resolveRecordConnection(context, info, {
@@ -73,8 +74,9 @@ const RefundTransactionInput = builder.inputType('RefundTransactionInput', {
 builder.mutationField('refundTransaction', (t) =>
   t.field({
     type: TransactionNode,
-    description: 'Ask the provider to refund a succeeded transaction (extension, CONTRACT §9): by default all not yet refunded or asked for. Counted in amountRefunded once the provider confirms. Scope: write.',
+    description: 'Ask the provider to refund a succeeded transaction (extension, CONTRACT §9): by default all not yet refunded or asked for. Counted in amountRefunded once the provider confirms.',
+    scopes: ['write'],
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: RefundTransactionInput, required: false }) },
-    resolve: (_root, args, context) => refundTransaction(authorize(context, ['write']), String(args.id), args.input?.amount),
+    resolve: (_root, args, context) => refundTransaction(requireCaller(context), String(args.id), args.input?.amount),
   }),
 )

@@ -3,7 +3,7 @@ import { usageEventList, type UsageEventFilter } from '../../metering/usageEvent
 import { builder } from '../builder'
 import { countConnection, readOrder, resolveRecordConnection, totalCountDescription } from '../connections'
 import { orderByInput, pageArguments, TimeRangeInput } from '../pageArguments'
-import { authorize } from '../GraphQLContext'
+import { requireCaller } from '../GraphQLContext'
 import { CurrencyEnum } from './enums'
 
 export const UsageEventNode = builder.prismaNode('UsageEvent', {
@@ -44,7 +44,8 @@ export function usageEventFilter(args: { meterId?: string | number | null; creat
 builder.queryField('usageEvents', (t) =>
   t.field({
     type: UsageEventConnection,
-    description: 'Usage events, newest first. Scope: read.',
+    description: 'Usage events, newest first.',
+    scopes: ['read'],
     args: { ...usageEventListArguments, customerId: t.arg.id({ required: false }) },
     resolve: (_root, args, context, info) =>
       resolveRecordConnection(context, info, {
@@ -70,8 +71,9 @@ export const RecordUsageEventInput = builder.inputType('RecordUsageEventInput', 
 builder.mutationField('recordUsageEvent', (t) =>
   t.field({
     type: UsageEventNode,
-    description: 'Scope: write or usage:write. Debits credits when a credits price applies to the meter.',
+    description: 'Debits credits when a credits price applies to the meter.',
+    scopes: ['write', 'usage:write'],
     args: { input: t.arg({ type: RecordUsageEventInput, required: true }) },
-    resolve: (_root, args, context) => context.services.usageEvents.record(authorize(context, ['write', 'usage:write']), args.input),
+    resolve: (_root, args, context) => context.services.usageEvents.record(requireCaller(context), args.input),
   }),
 )

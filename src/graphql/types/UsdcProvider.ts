@@ -1,7 +1,7 @@
 import { configureUsdcProvider } from '../../payments/usdc/configureUsdcProvider'
 import type { UsdcProvider } from '../../generated/prisma/client'
 import { builder } from '../builder'
-import { authorize } from '../GraphQLContext'
+import { requireCaller } from '../GraphQLContext'
 import { AccountSettings } from './Account'
 
 export const UsdcProviderSettings = builder.objectRef<UsdcProvider>('UsdcProviderSettings').implement({
@@ -35,15 +35,17 @@ builder.objectField(AccountSettings, 'usdcProvider', (t) =>
   t.field({
     type: UsdcProviderSettings,
     nullable: true,
-    resolve: (account, _args, context) => authorize(context, ['read']).db.usdcProvider.findUnique({ where: { accountId: account.id } }),
+    scopes: ['read'],
+    resolve: (account, _args, context) => requireCaller(context).db.usdcProvider.findUnique({ where: { accountId: account.id } }),
   }),
 )
 
 builder.mutationField('configureUsdcProvider', (t) =>
   t.field({
     type: UsdcProviderSettings,
-    description: 'Get paid in USDC on an EVM chain (CONTRACT §9.2). Scope: write.',
+    description: 'Get paid in USDC on an EVM chain (CONTRACT §9.2).',
+    scopes: ['write'],
     args: { input: t.arg({ type: ConfigureUsdcProviderInput, required: true }) },
-    resolve: (_root, args, context) => configureUsdcProvider(authorize(context, ['write']), args.input),
+    resolve: (_root, args, context) => configureUsdcProvider(requireCaller(context), args.input),
   }),
 )

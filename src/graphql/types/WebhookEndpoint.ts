@@ -12,7 +12,7 @@ import type { WebhookEndpointView } from '../../webhooks/WebhookEndpointView'
 import { builder } from '../builder'
 import { resolveConnection } from '../connections'
 import { forwardConnectionArgs } from '../forwardConnectionArgs'
-import { authorize } from '../GraphQLContext'
+import { requireCaller } from '../GraphQLContext'
 
 const WebhookEndpointStatusEnum = builder.enumType('WebhookEndpointStatus', { values: ['enabled', 'disabled'] as const })
 const WebhookAttemptStatusEnum = builder.enumType('WebhookAttemptStatus', { values: ['succeeded', 'failed'] as const })
@@ -70,22 +70,24 @@ export const EventRedelivery = builder.objectRef<Redelivery>('EventRedelivery').
 builder.queryFields((t) => ({
   webhookEndpoint: t.field({
     type: WebhookEndpointNode,
-    description: 'Scope: read.',
+    scopes: ['read'],
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_root, args, context) => getWebhookEndpoint(authorize(context, ['read']), String(args.id), 'id'),
+    resolve: (_root, args, context) => getWebhookEndpoint(requireCaller(context), String(args.id), 'id'),
   }),
   webhookEndpoints: t.field({
     type: WebhookEndpointConnection,
-    description: 'Webhook endpoints, newest first (first: 1 to 500, default 100). Scope: read.',
+    description: 'Webhook endpoints, newest first (first: 1 to 500, default 100).',
+    scopes: ['read'],
     args: forwardConnectionArgs,
-    resolve: (_root, args, context) => resolveConnection(context, ['read'], 'webhookEndpoints', args, (domain, page) => listWebhookEndpoints(domain, page)),
+    resolve: (_root, args, context) => resolveConnection(context, 'webhookEndpoints', args, (domain, page) => listWebhookEndpoints(domain, page)),
   }),
   webhookEndpointDeliveries: t.field({
     type: WebhookAttemptConnection,
-    description: 'Every delivery attempt to one endpoint, newest first (first: 1 to 500, default 100). Scope: read.',
+    description: 'Every delivery attempt to one endpoint, newest first (first: 1 to 500, default 100).',
+    scopes: ['read'],
     args: { ...forwardConnectionArgs, endpointId: t.arg.id({ required: true }) },
     resolve: (_root, args, context) =>
-      resolveConnection(context, ['read'], `webhookAttempts:${String(args.endpointId)}`, args, (domain, page) => listWebhookAttempts(domain, String(args.endpointId), page)),
+      resolveConnection(context, `webhookAttempts:${String(args.endpointId)}`, args, (domain, page) => listWebhookAttempts(domain, String(args.endpointId), page)),
   }),
 }))
 
@@ -110,32 +112,35 @@ const UpdateWebhookEndpointInput = builder.inputType('UpdateWebhookEndpointInput
 builder.mutationFields((t) => ({
   createWebhookEndpoint: t.field({
     type: WebhookEndpointNode,
-    description: `Scope: write. The answer holds the signing secret, shown only this once. At most ${webhookEndpointLimits.endpointsPerAccount} endpoints per account.`,
+    description: `The answer holds the signing secret, shown only this once. At most ${webhookEndpointLimits.endpointsPerAccount} endpoints per account.`,
+    scopes: ['write'],
     args: { input: t.arg({ type: CreateWebhookEndpointInput, required: true }) },
-    resolve: (_root, args, context) => createWebhookEndpoint(authorize(context, ['write']), args.input),
+    resolve: (_root, args, context) => createWebhookEndpoint(requireCaller(context), args.input),
   }),
   updateWebhookEndpoint: t.field({
     type: WebhookEndpointNode,
-    description: 'Scope: write.',
+    scopes: ['write'],
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateWebhookEndpointInput, required: true }) },
-    resolve: (_root, args, context) => updateWebhookEndpoint(authorize(context, ['write']), String(args.id), args.input),
+    resolve: (_root, args, context) => updateWebhookEndpoint(requireCaller(context), String(args.id), args.input),
   }),
   deleteWebhookEndpoint: t.field({
     type: DeletedWebhookEndpoint,
-    description: 'Scope: write.',
+    scopes: ['write'],
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_root, args, context) => deleteWebhookEndpoint(authorize(context, ['write']), String(args.id)),
+    resolve: (_root, args, context) => deleteWebhookEndpoint(requireCaller(context), String(args.id)),
   }),
   rotateWebhookEndpointSecret: t.field({
     type: WebhookEndpointNode,
-    description: 'Scope: write. A new secret, shown only in this answer; the previous one keeps signing for 24 hours.',
+    description: 'A new secret, shown only in this answer; the previous one keeps signing for 24 hours.',
+    scopes: ['write'],
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_root, args, context) => rotateWebhookEndpointSecret(authorize(context, ['write']), String(args.id)),
+    resolve: (_root, args, context) => rotateWebhookEndpointSecret(requireCaller(context), String(args.id)),
   }),
   redeliverEvent: t.field({
     type: EventRedelivery,
-    description: 'Scope: write. Sends the event again to every enabled endpoint that matches it now.',
+    description: 'Sends the event again to every enabled endpoint that matches it now.',
+    scopes: ['write'],
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_root, args, context) => redeliverEvent(authorize(context, ['write']), String(args.id)),
+    resolve: (_root, args, context) => redeliverEvent(requireCaller(context), String(args.id)),
   }),
 }))
