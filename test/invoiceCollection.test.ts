@@ -92,6 +92,25 @@ describe('collecting pix_auto renewals', () => {
     await waitFor(() => ok('GET', `/v1/invoices/${renewal.id}`), (value) => value.status === 'paid')
     const settled = await prisma.transaction.findMany({ where: { invoiceId: renewal.id } })
     expect(settled.map((transaction) => [transaction.status, transaction.amount.toFixed(2)])).toEqual([['succeeded', '49.90']])
+
+    // The events of the renewal (the billing runner's cycle) and of the PSP's callbacks paying both invoices.
+    const events = (await ok('GET', '/v1/events?limit=500')).items as { type: string; data: Record<string, unknown> }[]
+    const of = (type: string) => events.filter((event) => event.type === type).map((event) => event.data).reverse()
+    const renewed = await ok('GET', `/v1/invoices/${renewal.id}`)
+    const first = of('invoice.created')[0]!
+    expect(of('invoice.created').map((invoice) => invoice.id)).toEqual([first.id, renewal.id])
+    expect(of('invoice.created')[1]).toMatchObject({ id: renewal.id, status: 'open', periodStart: renewed.periodStart })
+    expect(of('invoice.paid').map((invoice) => [invoice.id, invoice.status])).toEqual([[first.id, 'paid'], [renewal.id, 'paid']])
+    expect(of('invoice.paid')[1]).toEqual(renewed)
+    expect(of('transaction.succeeded').map((transaction) => [transaction.invoiceId, transaction.amount])).toEqual([[first.id, '49.90'], [renewal.id, '49.90']])
+    // Paid (trialing → active), then the period change of the renewal, each with the subscription as it then was.
+    const updates = of('subscription.updated')
+    expect(updates.map((update) => [update.status, update.currentPeriodStart])).toEqual([
+      ['active', updates[0]!.currentPeriodStart],
+      ['active', renewed.periodStart],
+    ])
+    expect(updates[0]!.currentPeriodStart).not.toBe(renewed.periodStart)
+    expect(of('invoice.payment_failed')).toEqual([])
   })
 
   test('test account with a PSP: the provider collects, the sandbox does not', async () => {
@@ -118,5 +137,13 @@ describe('collecting pix_auto renewals', () => {
     expect(renewal.status).toBe('paid')
     const charges = await prisma.transaction.findMany({ where: { invoiceId: renewal.id } })
     expect(charges.map((transaction) => [transaction.status, transaction.amount.toFixed(2)])).toEqual([['succeeded', '49.90']])
+    // The renewal's events: issued, charged by the sandbox at once, and the subscription's new period.
+    const events = (await ok('GET', '/v1/events?limit=500')).items as { type: string; data: Record<string, unknown> }[]
+    const about = (type: string, key: string, id: string) => events.filter((event) => event.type === type && event.data[key] === id).map((event) => event.data)
+    const renewed = await ok('GET', `/v1/invoices/${renewal.id}`)
+    expect(about('invoice.created', 'id', renewal.id)).toHaveLength(1)
+    expect(about('invoice.paid', 'id', renewal.id)).toEqual([renewed])
+    expect(about('transaction.succeeded', 'invoiceId', renewal.id).map((transaction) => transaction.amount)).toEqual(['49.90'])
+    expect(about('subscription.updated', 'id', subscription.id).map((update) => update.currentPeriodStart)).toContain(renewed.periodStart)
   })
 })

@@ -202,6 +202,23 @@ describe('Pix Automático', () => {
       { status: 'failed', amount: '49.900000' },
       { status: 'succeeded', amount: '49.900000' },
     ])
+
+    // The events the renewals and the PSP's callbacks produced, oldest first.
+    const events = ((await account.use('GET', '/v1/events?limit=500')).items as { type: string; data: Record<string, unknown> }[]).reverse()
+    const of = (type: string) => events.filter((event) => event.type === type).map((event) => event.data)
+    expect(of('invoice.created').map((invoice) => invoice.id)).toEqual([first!.id, second.id, third.id])
+    expect(of('invoice.paid').map((invoice) => invoice.id)).toEqual([first!.id, second.id, third.id])
+    expect(of('invoice.payment_failed').map((invoice) => [invoice.id, invoice.status])).toEqual([[third.id, 'open']])
+    expect(of('transaction.failed').map((transaction) => [transaction.invoiceId, transaction.status])).toEqual([[third.id, 'failed']])
+    expect(of('transaction.succeeded').map((transaction) => transaction.invoiceId)).toEqual([first!.id, second.id, third.id])
+    // Paid, two period changes, past_due at the final rejection, active again when the fallback was paid.
+    expect(of('subscription.updated').map((update) => [update.status, update.currentPeriodStart])).toEqual([
+      ['active', (await account.invoice(first!.id)).periodStart],
+      ['active', second.periodStart],
+      ['active', third.periodStart],
+      ['past_due', third.periodStart],
+      ['active', third.periodStart],
+    ])
   })
 
   test('forged and replayed rec/cobr callbacks settle nothing more; a wrong token is 404', async () => {

@@ -90,6 +90,7 @@ async function brlSession(amount = '49.90') {
 }
 
 const sessionOf = async (id: string) => ok('GET', `/v1/checkout/sessions/${id}`)
+const eventsOf = async () => (await ok('GET', '/v1/events?limit=500')).items as { type: string; data: Record<string, unknown> }[]
 
 describe('charges and settlement', () => {
   test('a BRL session carries its dynamic charge (REST, GraphQL, OpenAPI) and a callback settles it exactly once', async () => {
@@ -113,6 +114,12 @@ describe('charges and settlement', () => {
     expect(await count('SELECT count(*) FROM "Transaction" WHERE "checkoutId" = $1', [session.id])).toBe(1)
     expect(await count('SELECT count(*) FROM "CreditLedgerEntry" WHERE "checkoutSessionId" = $1', [session.id])).toBe(1)
     expect((await ok('GET', `/v1/customers/${customerId}/credits?currency=BRL`)).balance).toBe('49.90')
+    // One of each event, whatever the callbacks: the session, its transaction and the credits, as GET returns them.
+    const events = await eventsOf()
+    const transaction = (await ok('GET', '/v1/transactions?limit=100')).items.find((candidate: { checkoutId: string }) => candidate.checkoutId === session.id)
+    expect(events.filter((event) => event.type === 'checkout.session.completed' && event.data.id === session.id).map((event) => event.data)).toEqual([await sessionOf(session.id)])
+    expect(events.filter((event) => event.type === 'transaction.succeeded' && event.data.checkoutId === session.id).map((event) => event.data)).toEqual([transaction])
+    expect(events.filter((event) => event.type === 'credits.granted' && event.data.customerId === customerId).map((event) => [event.data.amount, event.data.balance])).toEqual([['49.90', '49.90']])
   })
 
   test('forged callbacks (unpaid charge, unknown txid, wrong token) settle nothing', async () => {
@@ -238,5 +245,9 @@ describe('refunds', () => {
     expect(pix.devolucoes.map((refund: { valor: string; status: string }) => [refund.valor, refund.status])).toEqual([['10.00', 'DEVOLVIDO'], ['15.00', 'DEVOLVIDO']])
     const again = await call('POST', `/v1/transactions/${transactionId}/refund`, {})
     expect(again.status).toBe(409)
+    // Each DEVOLVIDO (by callback, then by the worker's reconciliation) is a transaction.refunded, newest first.
+    const refundedEvents = (await eventsOf()).filter((event) => event.type === 'transaction.refunded' && event.data.id === transactionId).map((event) => event.data)
+    expect(refundedEvents.map((data) => [data.status, data.amountRefunded])).toEqual([['refunded', '25.00'], ['succeeded', '10.00']])
+    expect(refundedEvents[0]).toEqual(refunded)
   })
 })

@@ -54,6 +54,12 @@ describe('the chain watcher', () => {
     const transactions = await app.application.services.database.prisma.transaction.count({ where: { checkoutId: paying.id } })
     expect(transactions).toBe(1)
     expect((await merchant.ok('GET', `/v1/customers/${merchant.customerId}/credits?currency=USDC`)).balance).toBe('2.500000')
+    // The settlement's events, once each, though the transfer was scanned again at greater depth.
+    const events = (await merchant.ok('GET', '/v1/events?limit=500')).items as { type: string; data: Record<string, unknown> }[]
+    const transaction = (await merchant.ok('GET', '/v1/transactions?limit=100')).items.find((candidate: { checkoutId: string }) => candidate.checkoutId === paying.id)
+    expect(events.filter((event) => event.type === 'checkout.session.completed' && event.data.id === paying.id).map((event) => event.data)).toEqual([await read(paying.id)])
+    expect(events.filter((event) => event.type === 'transaction.succeeded' && event.data.checkoutId === paying.id).map((event) => event.data)).toEqual([transaction])
+    expect(events.filter((event) => event.type === 'credits.granted').map((event) => [event.data.customerId, event.data.amount, event.data.balance])).toEqual([[merchant.customerId, '2.500000', '2.500000']])
   })
 
   it('adds two partial transfers up; a transfer of another token settles nothing; an extra transfer is shown', async () => {
