@@ -2,7 +2,7 @@ import http from 'node:http'
 import https from 'node:https'
 import type { LookupFunction } from 'node:net'
 import { DomainError } from '../domain/DomainError'
-import { resolveDestination, systemHostResolver, type HostResolver } from './resolveDestination'
+import { resolveDestination, systemHostResolver, type HostResolver } from '../domain/resolveDestination'
 
 export interface SendOutcome {
   ok: boolean

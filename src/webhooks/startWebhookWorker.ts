@@ -4,7 +4,7 @@ import { webhookDeliveries, webhookDeliveryDuration } from '../metrics/webhookMe
 import { decryptSecret } from '../secrets/decryptSecret'
 import { claimDueDeliveries, type ClaimedDelivery } from './claimDueDeliveries'
 import { recordDeliveryAttempt } from './recordDeliveryAttempt'
-import { systemHostResolver, type HostResolver } from './resolveDestination'
+import { systemHostResolver, type HostResolver } from '../domain/resolveDestination'
 import { sendWebhook } from './sendWebhook'
 import { signWebhook } from './signWebhook'
 import { webhookDeliveriesChannel } from './webhookDeliveriesChannel'

@@ -2,7 +2,7 @@ import { inTransaction, type DomainContext } from '../domain/DomainContext'
 import { validateText } from '../domain/validateMetadata'
 import type { Prisma, WebhookEndpoint } from '../generated/prisma/client'
 import { getWebhookEndpoint } from './getWebhookEndpoint'
-import { resolveDestination } from './resolveDestination'
+import { resolveDestination } from '../domain/resolveDestination'
 import { normalizeEndpointUrl, validateEndpointEvents, webhookEndpointLimits } from './webhookEndpointRules'
 
 /** Absent fields stay as they are; `description: null` clears it. */
