@@ -115,7 +115,7 @@ describe('the dashboard page', () => {
     const api = await graphql(
       `query($from: DateTime!, $to: DateTime!, $meterId: ID!) {
         metrics(currency: USDC, from: $from, to: $to, bucket: day) {
-          mrr arr revenue { amount } subscriptionsByStatus { status count }
+          mrr arr revenue { amount } mrrSeries { amount } subscriptionsByStatus { status count }
           credits { liabilities debts } invoices { open openCount overdue overdueCount }
           usage(meterId: $meterId) { quantity }
           topCustomers(by: revenue, limit: 5) { customerId }
@@ -129,6 +129,7 @@ describe('the dashboard page', () => {
     // What was seeded, to be sure the API's answer is not empty: 5 + 3 credits and one 10 fee.
     expect(metrics.revenue.map((point: { amount: string }) => point.amount).filter((amount: string) => amount !== '0.000000')).toEqual(['18.000000'])
     expect(metrics.mrr).toBe('10.000000')
+    expect(metrics.mrrSeries.at(-1).amount).toBe('10.000000')
 
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
     const consoleErrors: string[] = []
@@ -153,6 +154,9 @@ describe('the dashboard page', () => {
     expect((await page.textContent(`[data-testid="usage-${seeded.meter.id}"] [data-testid="usage-total"]`))?.trim()).toBe('10')
     const bars = await page.locator(`[data-testid="usage-${seeded.meter.id}"] rect.bar`).evaluateAll((rects) => rects.map((rect) => rect.getAttribute('data-value')))
     expect(bars).toEqual(metrics.usage.map((point: { quantity: string }) => point.quantity))
+    // MRR over time: one bar per bucket, each the API's exact figure.
+    const mrrBars = await page.locator('[data-testid="mrr-series"] rect.bar').evaluateAll((rects) => rects.map((rect) => rect.getAttribute('data-value')))
+    expect(mrrBars).toEqual(metrics.mrrSeries.map((point: { amount: string }) => point.amount))
     expect(await rowIds(page, 'latest-invoices')).toEqual(api.invoices.edges.map((edge: { node: { id: string } }) => edge.node.id))
     expect(await rowIds(page, 'latest-transactions')).toEqual(api.transactions.edges.map((edge: { node: { id: string } }) => edge.node.id))
     expect(await rowIds(page, 'top-customers')).toEqual(metrics.topCustomers.map((entry: { customerId: string }) => entry.customerId))

@@ -6,13 +6,14 @@ import { sumDecimals } from './decimals'
 import { formatDate, formatDateTime, formatMoney } from './format'
 import { runQuery } from './graphqlClient'
 
-// The overview: headline figures, revenue and subscription movements over time, subscriptions by
+// The overview: headline figures, revenue, MRR and subscription movements over time, subscriptions by
 // status, usage per meter, credits, top customers, the latest invoices and transactions, customers.
 
 const overviewQuery = `query DashboardOverview($currency: Currency!, $from: DateTime!, $to: DateTime!, $bucket: MetricsBucket!) {
   metrics(currency: $currency, from: $from, to: $to, bucket: $bucket) {
     mrr arr
     revenue { start amount }
+    mrrSeries { start amount }
     subscriptionsByStatus { status count }
     subscriptionMovements { start created canceled }
     credits { liabilities debts }
@@ -36,6 +37,7 @@ interface Overview {
     mrr: string
     arr: string
     revenue: { start: string; amount: string }[]
+    mrrSeries: { start: string; amount: string }[]
     subscriptionsByStatus: { status: string; count: number }[]
     subscriptionMovements: { start: string; created: number; canceled: number }[]
     credits: { liabilities: string; debts: string }
@@ -117,6 +119,14 @@ export async function renderOverview(currency: string, range: Range): Promise<HT
       figure('Overdue invoices', formatMoney(metrics.invoices.overdue, currency), 'overdue-invoices', `${metrics.invoices.overdueCount} overdue`),
     ),
     section('Revenue', drawBarChart(starts, range.bucket, [{ name: 'Revenue', tone: 'primary', values: metrics.revenue.map((point) => point.amount) }], `Revenue in ${currency}`)),
+    section(
+      'MRR',
+      h(
+        'div',
+        { 'data-testid': 'mrr-series' },
+        drawBarChart(metrics.mrrSeries.map((point) => point.start), range.bucket, [{ name: 'MRR', tone: 'primary', values: metrics.mrrSeries.map((point) => point.amount) }], `MRR in ${currency} at the end of each period`),
+      ),
+    ),
     section(
       'Subscriptions',
       h(
