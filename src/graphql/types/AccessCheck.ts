@@ -40,8 +40,8 @@ const AccessCheckResultType = builder.objectRef<AccessResult>('AccessCheckResult
 
 const AccessCheckInput = builder.inputType('AccessCheckInput', {
   fields: (t) => ({
-    customerId: t.string({ required: true }),
-    meterId: t.string({ required: true }),
+    customerId: t.id({ required: true }),
+    meterId: t.id({ required: true }),
     quantity: t.float({ required: true }),
   }),
 })

@@ -55,9 +55,9 @@ builder.queryField('checkoutSession', (t) =>
 const CreateCheckoutSessionInput = builder.inputType('CreateCheckoutSessionInput', {
   fields: (t) => ({
     mode: t.field({ type: CheckoutModeEnum, required: true }),
-    customerId: t.string({ required: false, description: 'Required when externalCustomerId is absent.' }),
+    customerId: t.id({ required: false, description: 'Required when externalCustomerId is absent.' }),
     externalCustomerId: t.string({ required: false }),
-    productId: t.string({ required: false, description: 'Required for modes payment and subscription.' }),
+    productId: t.id({ required: false, description: 'Required for modes payment and subscription.' }),
     amount: t.string({ required: false, description: 'Required for mode credits: the credits bought, in major units.' }),
     currency: t.field({ type: CurrencyEnum, required: false, description: 'Required when amount is set.' }),
     successUrl: t.string({ required: false }),

@@ -48,7 +48,7 @@ const EntitlementCheckResult = builder.objectRef<{ allowed: boolean; reason: 'ac
 })
 
 const EntitlementCheckInput = builder.inputType('EntitlementCheckInput', {
-  fields: (t) => ({ customerId: t.string({ required: true }), productId: t.string({ required: true }) }),
+  fields: (t) => ({ customerId: t.id({ required: true }), productId: t.id({ required: true }) }),
 })
 
 builder.queryFields((t) => ({

@@ -96,7 +96,7 @@ const PriceFields = builder.inputType('PriceInput', {
     model: t.field({ type: PriceModelEnum, required: true }),
     interval: t.field({ type: PriceIntervalEnum, required: false, description: 'Required when model is subscription.' }),
     usageBillingMode: t.field({ type: UsageBillingModeEnum, required: false, description: 'Required when model is metered.' }),
-    meterId: t.string({ required: false, description: 'Required for metered and credits prices: amount is then the price of one unit of this meter.' }),
+    meterId: t.id({ required: false, description: 'Required for metered and credits prices: amount is then the price of one unit of this meter.' }),
   }),
 })
 

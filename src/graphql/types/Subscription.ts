@@ -66,8 +66,8 @@ builder.queryFields((t) => ({
 
 const CreateSubscriptionInput = builder.inputType('CreateSubscriptionInput', {
   fields: (t) => ({
-    customerId: t.string({ required: true }),
-    productId: t.string({ required: true }),
+    customerId: t.id({ required: true }),
+    productId: t.id({ required: true }),
     paymentMethod: t.field({ type: PaymentMethodEnum, required: false, description: 'Default: the first of the account\'s enabled rails that settles the price\'s currency.' }),
   }),
 })

@@ -60,8 +60,8 @@ builder.queryField('usageEvents', (t) =>
 
 export const RecordUsageEventInput = builder.inputType('RecordUsageEventInput', {
   fields: (t) => ({
-    customerId: t.string({ required: true }),
-    meterId: t.string({ required: true }),
+    customerId: t.id({ required: true }),
+    meterId: t.id({ required: true }),
     quantity: t.float({ required: true, description: 'Greater than zero.' }),
     idempotencyKey: t.string({ required: true, description: 'Unique per account: a retry with the same key and payload returns the original event.' }),
     metadata: t.field({ type: 'JSONObject', required: false }),
