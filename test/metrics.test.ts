@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { startBillingRunner } from '../src/billing/startBillingRunner'
+import { createDatabaseClient } from '../src/database/createDatabaseClient'
+import { startWebhookWorker } from '../src/webhooks/startWebhookWorker'
 import { metricValue, scrapeMetrics } from './support/scrapeMetrics'
 import { startTestApplication, type TestApplication } from './support/startTestApplication'
+import { startWebhookReceiver } from './support/startWebhookReceiver'
 
 // GET /metrics for operators: Prometheus text that a Prometheus parser reads, counters that move with
 // the traffic, labels that never carry a customer, a key or a raw path, and no /metrics without a token.
@@ -80,5 +83,53 @@ describe('GET /metrics', () => {
 
     // Bounded: nothing a client chose (ids, raw paths, keys, customers) appears in any label.
     for (const secret of [secretPathId, customer.id, app.key, '/nothing/here']) expect(text).not.toContain(secret)
+  })
+
+  test('counts webhook deliveries by outcome with their durations, and a billing run that fails', async () => {
+    const before = (await scrape()).families
+    const receiver = await startWebhookReceiver()
+    // The first request of each event is refused with 500, its retry accepted.
+    const seen = new Set<string>()
+    receiver.answer = (request) => {
+      const id = request.headers['webhook-id'] ?? ''
+      if (seen.has(id)) return { status: 200 }
+      seen.add(id)
+      return { status: 500 }
+    }
+    const worker = startWebhookWorker(
+      { pool: app.application.services.database.pool, databaseUrl: app.databaseUrl },
+      { retryScheduleMs: [100], disableAfterMs: 60_000, timeoutMs: 1000, pollIntervalMs: 50, concurrency: 4, perEndpointConcurrency: 2 },
+    )
+    // A billing runner whose database does not exist: its run fails, as it would in an outage.
+    const unreachable = createDatabaseClient(app.databaseUrl.replace(/\/[^/?]+(\?|$)/, `/missing_${randomUUID().replaceAll('-', '')}$1`), { maxConnections: 1 })
+    const runner = startBillingRunner(unreachable.prisma, 60_000)
+    try {
+      const key = await app.createKey({ account: `metrics-hooks-${randomUUID().slice(0, 8)}` })
+      const endpoint = await app.request('POST', '/v1/webhook_endpoints', { key, body: { url: `${receiver.url}/hooks`, events: ['customer.created'] }, idempotencyKey: randomUUID() })
+      expect(endpoint.status).toBe(201)
+      for (const name of ['One', 'Two']) expect((await app.request('POST', '/v1/customers', { key, body: { name }, idempotencyKey: randomUUID() })).status).toBe(201)
+      await receiver.waitFor((received) => received.length === 4)
+
+      const deadline = Date.now() + 30_000
+      let after = (await scrape()).families
+      const moved = (name: string, labels: Record<string, string> = {}) => valueOf(after, name, labels) - valueOf(before, name, labels)
+      // The counters move when each attempt is recorded, just after its answer: read until they have.
+      while (moved('webhook_deliveries_total', { outcome: 'succeeded' }) < 2 || moved('billing_runs_total', { outcome: 'failed' }) < 1) {
+        if (Date.now() > deadline) throw new Error('timed out waiting for the delivery and billing counters')
+        await new Promise((resolve) => setTimeout(resolve, 50))
+        after = (await scrape()).families
+      }
+      expect(moved('webhook_deliveries_total', { outcome: 'succeeded' })).toBe(2)
+      expect(moved('webhook_deliveries_total', { outcome: 'http_error' })).toBe(2)
+      expect(moved('webhook_delivery_duration_seconds_count', { outcome: 'succeeded' })).toBe(2)
+      expect(moved('webhook_delivery_duration_seconds_count', { outcome: 'http_error' })).toBe(2)
+      expect(moved('billing_runs_total', { outcome: 'failed' })).toBe(1)
+      expect(moved('billing_runs_total', { outcome: 'done' })).toBe(0)
+    } finally {
+      await runner.stop()
+      await unreachable.close()
+      await worker.stop()
+      await receiver.close()
+    }
   })
 })
