@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parseAbiItem, type Address } from 'viem'
 import { createChainClient } from '../src/payments/usdc/createChainClient'
+import { recordAllUnappliedUsdcTransfers } from '../src/payments/usdc/recordUnappliedUsdcTransfers'
 import { runUsdcSendWork } from '../src/payments/usdc/runUsdcSendWork'
 import { scanUsdcTransfers } from '../src/payments/usdc/scanUsdcTransfers'
 import { startTestApplication, type TestApplication } from './support/startTestApplication'
@@ -20,10 +21,12 @@ const signer = fundedAccount(1).address
 const payer = fundedAccount(6).address
 const transferEvent = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)')
 
+/** One step of the watcher loop (startUsdcWatchers): scan, record money no longer payable, the signer's work. */
 async function step() {
   const prisma = app.application.services.database.prisma
   const client = createChainClient(chain.rpcUrl, 5000)
   await scanUsdcTransfers(prisma, client, { chainId: chain.chainId, token, confirmations: 3 })
+  await recordAllUnappliedUsdcTransfers(prisma, chain.chainId, token)
   return runUsdcSendWork(prisma, client, chain.chainId, token)
 }
 
@@ -87,5 +90,69 @@ describe('USDC refunds', () => {
     ])
     const adjustments = await prisma.creditLedgerEntry.findMany({ where: { checkoutSessionId: session.id, kind: 'adjustment' } })
     expect(adjustments.map((entry) => entry.amount.toFixed(6)).sort()).toEqual(['-2.000000', '-3.000000'])
+  })
+
+  it('money beyond what a payable took (an excess, a late transfer, a transfer to a canceled session, a partial payment whose session was canceled) is a succeeded transaction of its own, refundable to its sender', async () => {
+    const { ok, customerId } = merchant
+    const prisma = app.application.services.database.prisma
+    /** The transactions recording money sent to a session's address beyond the session's own payment. */
+    const ownTransactions = async (checkoutSessionId: string) => {
+      const deposit = await prisma.usdcDepositAddress.findUniqueOrThrow({ where: { checkoutSessionId } })
+      const ids = new Set((await prisma.usdcTransfer.findMany({ where: { depositAddressId: deposit.id } })).map((transfer) => transfer.transactionId))
+      return prisma.transaction.findMany({ where: { id: { in: [...ids].filter((id): id is string => id !== null) }, checkoutId: null }, orderBy: { createdAt: 'asc' } })
+    }
+
+    // Overpaid: 2 due, 2.5 sent. The session's payment is 2; the 0.5 is a transaction of its own.
+    const overpaid = await ok('POST', '/v1/checkout/sessions', { mode: 'credits', customerId, amount: '2', currency: 'USDC' })
+    await chain.transfer(token, 6, overpaid.payment.address, 2_500_000n)
+    await chain.mine(3)
+    await step()
+    expect(await ok('GET', `/v1/checkout/sessions/${overpaid.id}`)).toMatchObject({ status: 'paid', payment: { amountReceived: '2.500000' } })
+    expect((await prisma.transaction.findUniqueOrThrow({ where: { checkoutId: overpaid.id } })).amount.toFixed(6)).toBe('2.000000')
+    expect((await ownTransactions(overpaid.id)).map((transaction) => [transaction.status, transaction.amount.toFixed(6), transaction.customerId])).toEqual([['succeeded', '0.500000', customerId]])
+    // Late: 1 more to the paid session's address. Recorded once, however many steps follow.
+    await chain.transfer(token, 6, overpaid.payment.address, 1_000_000n)
+    await chain.mine(3)
+    await step()
+    await chain.mine(1)
+    await step()
+    expect((await ownTransactions(overpaid.id)).map((transaction) => transaction.amount.toFixed(6))).toEqual(['0.500000', '1.000000'])
+
+    // Partly paid, then canceled: the 1 that arrived becomes refundable at the next step.
+    const partly = await ok('POST', '/v1/checkout/sessions', { mode: 'credits', customerId, amount: '5', currency: 'USDC' })
+    await chain.transfer(token, 6, partly.payment.address, 1_000_000n)
+    await chain.mine(3)
+    await step()
+    expect(await ok('GET', `/v1/checkout/sessions/${partly.id}`)).toMatchObject({ status: 'open', payment: { amountReceived: '1.000000' } })
+    expect(await ownTransactions(partly.id)).toEqual([])
+    await ok('POST', `/v1/checkout/sessions/${partly.id}/cancel`, {})
+    await step()
+    expect((await ownTransactions(partly.id)).map((transaction) => transaction.amount.toFixed(6))).toEqual(['1.000000'])
+    // Then a transfer to the canceled session: a transaction of its own too.
+    await chain.transfer(token, 6, partly.payment.address, 750_000n)
+    await chain.mine(3)
+    await step()
+    const unapplied = await ownTransactions(partly.id)
+    expect(unapplied.map((transaction) => [transaction.status, transaction.amount.toFixed(6)])).toEqual([['succeeded', '1.000000'], ['succeeded', '0.750000']])
+    expect((await ok('GET', `/v1/checkout/sessions/${partly.id}`)).status).toBe('canceled')
+    expect((await ok('GET', `/v1/customers/${customerId}/credits?currency=USDC`)).balance).toBe('2.000000')
+
+    // Each is refunded to its sender like any payment.
+    const payerBefore = await chain.balanceOf(token, payer)
+    const from = await chain.blockNumber()
+    const refundable = [...(await ownTransactions(overpaid.id)), ...unapplied]
+    for (const transaction of refundable) {
+      const asked = await app.request('POST', `/v1/transactions/${transaction.id}/refund`, { key: merchant.key, body: {}, idempotencyKey: randomUUID() })
+      expect(asked.status).toBe(202)
+    }
+    await step()
+    await chain.mine(3)
+    await step()
+    for (const transaction of refundable) expect((await ok('GET', `/v1/transactions/${transaction.id}`)).status).toBe('refunded')
+    const sent = await chain.publicClient.getLogs({ address: token, event: transferEvent, args: { from: signer, to: payer }, fromBlock: from, toBlock: 'latest' })
+    expect(sent.map((log) => log.args.value!).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))).toEqual([500_000n, 750_000n, 1_000_000n, 1_000_000n])
+    expect(await chain.balanceOf(token, payer)).toBe(payerBefore + 3_250_000n)
+    // The session's own payment still holds what it bought.
+    expect((await ok('GET', `/v1/customers/${customerId}/credits?currency=USDC`)).balance).toBe('2.000000')
   })
 })

@@ -7,12 +7,13 @@ import type { Transaction } from '../../generated/prisma/client'
 
 /**
  * A USDC refund (CONTRACT §9): when the transaction's money came on chain (a confirmed pull, or
- * transfers to the deposit address of its checkout session or invoice), records the Refund and the
+ * transfers to a deposit address that it records: the payment they completed, or money that arrived
+ * when nothing was payable there), records the Refund and the
  * send that carries it out, `pending`, in the caller's transaction. Nothing touches the chain here:
  * the watcher loop signs, stores and broadcasts it after this commits (signUsdcSends), and the refund
  * counts once its receipt succeeded at the account's depth (confirmUsdcSends). The money goes back to
- * the payer of a pull, or to the sender of the first transfer that paid. False when no USDC payment
- * is behind the transaction.
+ * the payer of a pull, or to the sender of the first transfer the transaction records. False when no
+ * USDC payment is behind the transaction.
  */
 export async function requestUsdcRefund(context: DomainContext, paid: Transaction, amount: Decimal): Promise<boolean> {
   const { db, account } = context
@@ -20,11 +21,10 @@ export async function requestUsdcRefund(context: DomainContext, paid: Transactio
   const pull = await db.usdcSend.findFirst({ where: { accountId: account.id, kind: 'pull', transactionId: paid.id, status: 'succeeded' } })
   let recipient = pull?.fromAddress ?? undefined
   if (!recipient) {
-    const target = paid.checkoutId ? { checkoutSessionId: paid.checkoutId } : paid.invoiceId ? { invoiceId: paid.invoiceId } : undefined
-    const deposit = target ? await db.usdcDepositAddress.findFirst({ where: { accountId: account.id, ...target } }) : null
-    const first = deposit
-      ? await db.usdcTransfer.findFirst({ where: { depositAddressId: deposit.id }, orderBy: [{ blockNumber: 'asc' }, { transactionHash: 'asc' }, { logPosition: 'asc' }] })
-      : null
+    const first = await db.usdcTransfer.findFirst({
+      where: { accountId: account.id, transactionId: paid.id },
+      orderBy: [{ blockNumber: 'asc' }, { transactionHash: 'asc' }, { logPosition: 'asc' }],
+    })
     recipient = first?.fromAddress
   }
   if (!recipient) return false

@@ -2,6 +2,7 @@ import { getAddress, type PublicClient } from 'viem'
 import type { DatabaseClient } from '../../database/createDatabaseClient'
 import { logError, logInfo } from '../../logging/log'
 import { createChainClient } from './createChainClient'
+import { recordAllUnappliedUsdcTransfers } from './recordUnappliedUsdcTransfers'
 import { runUsdcSendWork } from './runUsdcSendWork'
 import { scanUsdcTransfers } from './scanUsdcTransfers'
 
@@ -23,8 +24,9 @@ interface Loop {
  * The chain watchers of this server process: one loop per chain and token however many accounts
  * share it. Every `settingsMilliseconds` the configured providers are read again, so a provider
  * configured or changed by the CLI or the mutation is watched within seconds (no restart), and the
- * loop's confirmations and poll interval follow the settings. Each step scans deposits, then does
- * the signer's work (pulls and refunds, runUsdcSendWork). Every step is safe with several processes
+ * loop's confirmations and poll interval follow the settings. Each step scans deposits, records money
+ * whose payable stopped being payable (recordAllUnappliedUsdcTransfers), then does the signer's work
+ * (pulls and refunds, runUsdcSendWork). Every step is safe with several processes
  * doing the same (see scanUsdcTransfers, requestUsdcPulls, signUsdcSends). The scan waits for the
  * deepest confirmations any account on the chain and token asks for; sends use their own account's.
  */
@@ -39,6 +41,8 @@ export function startUsdcWatchers(prisma: DatabaseClient, settingsMilliseconds =
     try {
       const scanned = await scanUsdcTransfers(prisma, loop.client, { chainId, token, confirmations })
       if (scanned.recorded > 0) logInfo('usdc transfers recorded', { chainId, token, ...scanned })
+      const unapplied = await recordAllUnappliedUsdcTransfers(prisma, chainId, token)
+      if (unapplied > 0) logInfo('usdc money no longer payable recorded as refundable transactions', { chainId, token, deposits: unapplied })
       // Pulls and refunds: deposits first, so a pull's payer known from this scan is pulled at once.
       const sent = await runUsdcSendWork(prisma, loop.client, chainId, token)
       if (sent.requested + sent.signed + sent.finished > 0) logInfo('usdc sends', { chainId, token, ...sent })
