@@ -1,8 +1,8 @@
 import { BlockList, isIPv4, isIPv6 } from 'node:net'
 
-// Addresses a live account's webhook must never reach (server-side request forgery): this host, the
-// private networks it may sit in, link-local (cloud metadata at 169.254.169.254), unique-local,
-// unspecified, multicast, carrier-grade NAT and reserved ranges.
+// Addresses the service must never call for a live account, a webhook or a PSP (server-side request
+// forgery): this host, the private networks it may sit in, link-local (cloud metadata at
+// 169.254.169.254), unique-local, unspecified, multicast, carrier-grade NAT and reserved ranges.
 const refused = new BlockList()
 for (const [network, prefix] of [
   ['0.0.0.0', 8],
@@ -35,7 +35,7 @@ for (const [network, prefix] of [
   refused.addSubnet(network, prefix, 'ipv6')
 }
 
-/** True for an address a live account's webhook may be sent to. Anything not an IP address is false. */
+/** True for an address the service may call for a live account. Anything not an IP address is false. */
 export function isPublicAddress(address: string): boolean {
   if (isIPv4(address)) return !refused.check(address, 'ipv4')
   if (!isIPv6(address)) return false

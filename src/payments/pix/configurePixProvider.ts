@@ -5,6 +5,7 @@ import type { PixProvider } from '../../generated/prisma/client'
 import { encryptSecret } from '../../secrets/encryptSecret'
 import { createPixClient } from './createPixClient'
 import { pixWebhookUrl } from './pixWebhookUrl'
+import { validatePixApiUrl } from './validatePixApiUrl'
 
 export interface ConfigurePixProviderInput {
   apiUrl: string
@@ -26,11 +27,12 @@ const receiverAccountTypes = ['CORRENTE', 'POUPANCA', 'PAGAMENTO']
  * Stores the account's PSP (CONTRACT §9.1) once the PSP accepted it: a token is obtained with the
  * credentials given and the webhooks are registered (`PUT /webhook/{pixKey}`, `PUT /webhookrec`, `PUT /webhookcobr`) on
  * `{publicUrl}/webhooks/pix/{token}`, the token an unguessable per-account secret kept across
- * reconfigurations. Secrets are encrypted before anything else happens, so a missing
+ * reconfigurations. A live account's apiUrl is https on a public address (validatePixApiUrl).
+ * Secrets are encrypted before anything else happens, so a missing
  * BILLING_SECRETS_KEY refuses at once; they are never returned.
  */
 export async function configurePixProvider(context: DomainContext, input: ConfigurePixProviderInput, publicUrl: string): Promise<PixProvider> {
-  const apiUrl = validateUrl(input.apiUrl)
+  const apiUrl = await validatePixApiUrl(input.apiUrl, context.account.mode)
   const clientId = requiredText(input.clientId, 'clientId', 200)
   const clientSecret = requiredText(input.clientSecret, 'clientSecret', 2000)
   const pixKey = requiredText(input.pixKey, 'pixKey', 77)
@@ -85,19 +87,6 @@ function requiredText(value: string, param: string, maxLength: number): string {
   const text = value.trim()
   if (text === '' || text.length > maxLength || [...text].some((character) => character.charCodeAt(0) < 0x20)) throw invalid(param, `${param} must be 1 to ${maxLength} printable characters`)
   return text
-}
-
-function validateUrl(text: string): string {
-  let url: URL
-  try {
-    url = new URL(text)
-  } catch {
-    throw invalid('apiUrl', 'apiUrl must be an absolute URL')
-  }
-  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || text.length > 2000 || url.username || url.password) {
-    throw invalid('apiUrl', 'apiUrl must be an http(s) URL without credentials, at most 2000 characters')
-  }
-  return text.replace(/\/$/, '')
 }
 
 function optionalPem(value: string | null | undefined, param: string): string | null {
