@@ -6,6 +6,7 @@ import {
   validate,
   type DocumentNode,
   type FieldNode,
+  type GraphQLArgument,
   type GraphQLInputType,
   type GraphQLOutputType,
   type GraphQLSchema,
@@ -30,6 +31,8 @@ export interface CompiledRoute {
   scopes: readonly Scope[]
   /** Argument of the root field → the REST parameter that fills it ('' for the body). */
   parameterOfArgument: Map<string, string>
+  /** Variable → the root field's argument it fills: its description, default and constraints document the parameter. */
+  argumentOfVariable: Map<string, GraphQLArgument>
   isList: boolean
 }
 
@@ -97,6 +100,16 @@ function compileRoute(schema: GraphQLSchema, route: RestRoute): CompiledRoute {
     rootType: rootDefinition.type,
     scopes,
     parameterOfArgument,
+    argumentOfVariable: argumentsOfVariables(root, rootDefinition.args),
     isList,
   }
+}
+
+function argumentsOfVariables(root: FieldNode, definitions: readonly GraphQLArgument[]): Map<string, GraphQLArgument> {
+  const found = new Map<string, GraphQLArgument>()
+  for (const argument of root.arguments ?? []) {
+    const definition = definitions.find((candidate) => candidate.name === argument.name.value)
+    if (argument.value.kind === Kind.VARIABLE && definition) found.set(argument.value.name.value, definition)
+  }
+  return found
 }

@@ -3,9 +3,8 @@ import { DomainError } from './DomainError'
 // CONTRACT §5: a JSON object of at most 50 keys, each key at most 40 characters, each value's JSON at
 // most 500 characters. Checked where it is stored, so every entry point gets the same answer.
 
-const maxKeys = 50
-const maxKeyLength = 40
-const maxValueJsonLength = 500
+export const metadataLimits = { maxKeys: 50, maxKeyLength: 40, maxValueJsonLength: 500 }
+const { maxKeys, maxKeyLength, maxValueJsonLength } = metadataLimits
 
 export type Metadata = Record<string, unknown>
 

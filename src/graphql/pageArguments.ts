@@ -1,8 +1,10 @@
 import { builder } from './builder'
+import { standardPageSize } from './connections'
+import { pageSize } from './jsonSchemaExtensions'
 
 /** Relay's paging arguments: `first`/`after` forward, `last`/`before` backward (see connections.ts). */
 export const pageArguments = builder.args((t) => ({
-  first: t.int({ required: false, description: 'Page size from the start of the range; each list documents its default and range (usually 100, 1 to 500).' }),
+  first: t.int({ required: false, description: 'Page size from the start of the range; each list documents its default and range (usually 100, 1 to 500).', extensions: pageSize(standardPageSize) }),
   after: t.string({ required: false, description: 'Items after this cursor (an `endCursor`): the next page.' }),
   last: t.int({ required: false, description: 'Page size from the end of the range (instead of `first`): paging backward.' }),
   before: t.string({ required: false, description: 'Items before this cursor (a `startCursor`): the previous page.' }),

@@ -3,6 +3,7 @@ import { topUpLinkLifetimeMilliseconds, topUpUrl } from '../../checkout/paymentL
 import { accountClock } from '../../domain/DomainContext'
 import { formatAmount } from '../../domain/money'
 import { builder } from '../builder'
+import { positiveQuantity } from '../jsonSchemaExtensions'
 import { requireCaller, type GraphQLContext } from '../GraphQLContext'
 import { consumeAccess } from '../../access/consumeAccess'
 import { RecordUsageEventInput, UsageEventNode } from './UsageEvent'
@@ -42,7 +43,7 @@ const AccessCheckInput = builder.inputType('AccessCheckInput', {
   fields: (t) => ({
     customerId: t.id({ required: true }),
     meterId: t.id({ required: true }),
-    quantity: t.float({ required: true }),
+    quantity: t.float({ required: true, description: 'Greater than zero.', extensions: positiveQuantity }),
   }),
 })
 

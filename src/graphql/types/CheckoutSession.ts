@@ -7,6 +7,7 @@ import { checkoutUrl } from '../../checkout/paymentLinks'
 import { formatAmount } from '../../domain/money'
 import { requireTestAccount } from '../../domain/requireTestAccount'
 import { builder } from '../builder'
+import { amountInput, amountOutput, metadataInput } from '../jsonSchemaExtensions'
 import { requireCaller } from '../GraphQLContext'
 import { loadCheckoutPayment, PaymentInstructions } from './PaymentInstructions'
 import { CheckoutModeEnum, CheckoutStatusEnum, CurrencyEnum } from './enums'
@@ -24,7 +25,7 @@ export const CheckoutSessionNode = builder.prismaNode('CheckoutSession', {
     customerId: t.exposeString('customerId'),
     productId: t.exposeString('productId', { nullable: true }),
     priceId: t.exposeString('priceId', { nullable: true }),
-    amount: t.string({ resolve: (session) => formatAmount(session.amount, session.currency) }),
+    amount: t.string({ extensions: amountOutput, resolve: (session) => formatAmount(session.amount, session.currency) }),
     currency: t.expose('currency', { type: CurrencyEnum }),
     url: t.string({ description: 'The hosted payment page.', resolve: (session, _args, context) => checkoutUrl(context.services.publicUrl, session.id) }),
     successUrl: t.exposeString('successUrl', { nullable: true }),
@@ -58,11 +59,11 @@ const CreateCheckoutSessionInput = builder.inputType('CreateCheckoutSessionInput
     customerId: t.id({ required: false, description: 'Required when externalCustomerId is absent.' }),
     externalCustomerId: t.string({ required: false }),
     productId: t.id({ required: false, description: 'Required for modes payment and subscription.' }),
-    amount: t.string({ required: false, description: 'Required for mode credits: the credits bought, in major units.' }),
+    amount: t.string({ required: false, description: 'Required for mode credits: the credits bought, in major units.', extensions: amountInput }),
     currency: t.field({ type: CurrencyEnum, required: false, description: 'Required when amount is set.' }),
     successUrl: t.string({ required: false }),
     cancelUrl: t.string({ required: false }),
-    metadata: t.field({ type: 'JSONObject', required: false }),
+    metadata: t.field({ type: 'JSONObject', required: false, extensions: metadataInput }),
   }),
 })
 

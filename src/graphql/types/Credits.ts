@@ -3,6 +3,7 @@ import { creditLedgerList, type CreditLedgerFilter } from '../../credits/creditL
 import type { CreditBalanceView } from '../../credits/getCreditBalance'
 import { formatAmount } from '../../domain/money'
 import { builder } from '../builder'
+import { signedAmountOutput } from '../jsonSchemaExtensions'
 import { countConnection, readOrder, resolveRecordConnection, totalCountDescription } from '../connections'
 import { orderByInput, pageArguments, TimeRangeInput } from '../pageArguments'
 import { requireCaller } from '../GraphQLContext'
@@ -13,7 +14,7 @@ export const CreditBalanceType = builder.objectRef<CreditBalanceView>('CreditBal
   fields: (t) => ({
     customerId: t.exposeString('customerId'),
     currency: t.expose('currency', { type: CurrencyEnum }),
-    balance: t.string({ resolve: (view) => formatAmount(view.balance, view.currency) }),
+    balance: t.string({ extensions: signedAmountOutput, resolve: (view) => formatAmount(view.balance, view.currency) }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime', nullable: true }),
   }),
 })
@@ -24,7 +25,7 @@ export const CreditLedgerEntryNode = builder.prismaNode('CreditLedgerEntry', {
   fields: (t) => ({
     customerId: t.exposeString('customerId'),
     currency: t.expose('currency', { type: CurrencyEnum }),
-    amount: t.string({ description: 'Signed: grants are positive, debits negative.', resolve: (entry) => formatAmount(entry.amount, entry.currency) }),
+    amount: t.string({ description: 'Signed: grants are positive, debits negative.', extensions: signedAmountOutput, resolve: (entry) => formatAmount(entry.amount, entry.currency) }),
     kind: t.expose('kind', { type: LedgerEntryKindEnum }),
     description: t.exposeString('description'),
     usageEventId: t.exposeString('usageEventId', { nullable: true }),
@@ -54,7 +55,7 @@ builder.queryFields((t) => ({
   creditBalance: t.field({
     type: CreditBalanceType,
     scopes: ['read'],
-    args: { customerId: t.arg.id({ required: true }), currency: t.arg({ type: CurrencyEnum, required: false }) },
+    args: { customerId: t.arg.id({ required: true }), currency: t.arg({ type: CurrencyEnum, required: false, defaultValue: 'USDC' }) },
     resolve: (_root, args, context) => getCreditBalance(requireCaller(context), String(args.customerId), args.currency ?? 'USDC'),
   }),
   creditLedger: t.field({

@@ -12,6 +12,7 @@ import { updateCustomer } from '../../customers/updateCustomer'
 import { listCreditBalances } from '../../credits/listCreditBalances'
 import type { CreditBalance } from '../../generated/prisma/client'
 import { builder } from '../builder'
+import { metadataInput } from '../jsonSchemaExtensions'
 import { loadCustomerRecords } from '../loadCustomerRecords'
 import { requestLoader } from '../requestLoader'
 import { CreditBalanceType, CreditLedgerConnection, creditLedgerFilter, creditLedgerListArguments } from './Credits'
@@ -154,7 +155,7 @@ const CreateCustomerInput = builder.inputType('CreateCustomerInput', {
     name: t.string({ required: false }),
     email: t.field({ type: 'EmailAddress', required: false }),
     taxId: t.string({ required: false, description: 'CPF or CNPJ with valid check digits (dots, dashes and slashes are dropped). Needed for pix_auto subscriptions on an account with a PIX provider.' }),
-    metadata: t.field({ type: 'JSONObject', required: false }),
+    metadata: t.field({ type: 'JSONObject', required: false, extensions: metadataInput }),
   }),
 })
 
@@ -164,7 +165,7 @@ const UpdateCustomerInput = builder.inputType('UpdateCustomerInput', {
     name: t.string({ required: false }),
     email: t.field({ type: 'EmailAddress', required: false }),
     taxId: t.string({ required: false, description: 'CPF or CNPJ with valid check digits (dots, dashes and slashes are dropped). Needed for pix_auto subscriptions on an account with a PIX provider.' }),
-    metadata: t.field({ type: 'JSONObject', required: false }),
+    metadata: t.field({ type: 'JSONObject', required: false, extensions: metadataInput }),
   }),
 })
 

@@ -5,6 +5,7 @@ import { getInvoice } from '../../invoices/getInvoice'
 import { invoiceList, type InvoiceFilter } from '../../invoices/invoiceList'
 import { settleInvoicePayment } from '../../invoices/settleInvoicePayment'
 import { builder } from '../builder'
+import { amountOutput, pageSize } from '../jsonSchemaExtensions'
 import { countConnection, readOrder, resolveRecordConnection, totalCountDescription } from '../connections'
 import { orderByInput, pageArguments, TimeRangeInput } from '../pageArguments'
 import { requireCaller } from '../GraphQLContext'
@@ -22,8 +23,8 @@ export const InvoiceLineType = builder.objectRef<PricedLine>('InvoiceLine').impl
     priceId: t.exposeString('priceId', { nullable: true }),
     meterId: t.exposeString('meterId', { nullable: true }),
     quantity: t.float({ resolve: (line) => line.quantity.toNumber() }),
-    unitAmount: t.string({ resolve: (line) => formatAmount(line.unitAmount, line.currency) }),
-    amount: t.string({ resolve: (line) => formatAmount(line.amount, line.currency) }),
+    unitAmount: t.string({ extensions: amountOutput, resolve: (line) => formatAmount(line.unitAmount, line.currency) }),
+    amount: t.string({ extensions: amountOutput, resolve: (line) => formatAmount(line.amount, line.currency) }),
   }),
 })
 
@@ -35,9 +36,9 @@ export const InvoiceNode = builder.prismaNode('Invoice', {
     subscriptionId: t.exposeString('subscriptionId'),
     status: t.expose('status', { type: InvoiceStatusEnum }),
     currency: t.expose('currency', { type: CurrencyEnum }),
-    amountDue: t.string({ description: 'Major units.', resolve: (invoice) => formatAmount(invoice.amountDue, invoice.currency) }),
-    amountPaid: t.string({ resolve: (invoice) => formatAmount(invoice.amountPaid, invoice.currency) }),
-    total: t.string({ resolve: (invoice) => formatAmount(invoice.total, invoice.currency) }),
+    amountDue: t.string({ description: 'Major units.', extensions: amountOutput, resolve: (invoice) => formatAmount(invoice.amountDue, invoice.currency) }),
+    amountPaid: t.string({ extensions: amountOutput, resolve: (invoice) => formatAmount(invoice.amountPaid, invoice.currency) }),
+    total: t.string({ extensions: amountOutput, resolve: (invoice) => formatAmount(invoice.total, invoice.currency) }),
     paymentMethod: t.expose('paymentMethod', { type: PaymentMethodEnum }),
     periodStart: t.expose('periodStart', { type: 'DateTime' }),
     periodEnd: t.expose('periodEnd', { type: 'DateTime' }),
@@ -76,6 +77,7 @@ const InvoiceOrder = orderByInput('InvoiceOrder', { CREATED_AT: 'createdAt', AMO
 /** The filters and order of every invoice list (the top-level one adds customerId). */
 export const invoiceListArguments = builder.args((t) => ({
   ...pageArguments,
+  first: t.int({ required: false, description: `Page size from the start of the range: ${invoicePageSize.minSize} to ${invoicePageSize.maxSize}, default ${invoicePageSize.defaultSize}.`, extensions: pageSize(invoicePageSize) }),
   status: t.field({ type: InvoiceStatusEnum, required: false }),
   currency: t.field({ type: CurrencyEnum, required: false }),
   subscriptionId: t.id({ required: false }),

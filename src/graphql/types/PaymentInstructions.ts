@@ -7,6 +7,7 @@ import {
 } from '../../payments/pix/pixPaymentInstructions'
 import { readUsdcPaymentInstructions, type UsdcInstructions, type UsdcPaymentInstructions, type UsdcPullPaymentInstructions } from '../../payments/usdc/readUsdcPaymentInstructions'
 import { builder } from '../builder'
+import { amountOutput } from '../jsonSchemaExtensions'
 import type { GraphQLContext } from '../GraphQLContext'
 import { requestLoader } from '../requestLoader'
 
@@ -24,10 +25,10 @@ const UsdcPaymentInstructionsType = builder.objectRef<UsdcPaymentInstructions>('
     chainId: t.exposeInt('chainId'),
     token: t.exposeString('token'),
     address: t.exposeString('address', { description: 'A deposit address of this payable alone (EIP-55).' }),
-    amount: t.exposeString('amount'),
-    amountReceived: t.exposeString('amountReceived', { description: 'Confirmed transfers to the address.' }),
+    amount: t.exposeString('amount', { extensions: amountOutput }),
+    amountReceived: t.exposeString('amountReceived', { description: 'Confirmed transfers to the address.', extensions: amountOutput }),
     approveSpender: t.exposeString('approveSpender', { nullable: true, description: approveSpenderDescription }),
-    approveAmount: t.exposeString('approveAmount', { nullable: true, description: approveAmountDescription }),
+    approveAmount: t.exposeString('approveAmount', { nullable: true, description: approveAmountDescription, extensions: amountOutput }),
   }),
 })
 
@@ -38,9 +39,9 @@ const UsdcPullPaymentInstructionsType = builder.objectRef<UsdcPullPaymentInstruc
     chainId: t.exposeInt('chainId'),
     token: t.exposeString('token'),
     payer: t.exposeString('payer'),
-    amountReceived: t.exposeString('amountReceived', { description: 'What the confirmed pull collected.' }),
+    amountReceived: t.exposeString('amountReceived', { description: 'What the confirmed pull collected.', extensions: amountOutput }),
     approveSpender: t.exposeString('approveSpender', { nullable: true, description: approveSpenderDescription }),
-    approveAmount: t.exposeString('approveAmount', { nullable: true, description: approveAmountDescription }),
+    approveAmount: t.exposeString('approveAmount', { nullable: true, description: approveAmountDescription, extensions: amountOutput }),
   }),
 })
 
@@ -51,7 +52,7 @@ const PixPaymentInstructionsType = builder.objectRef<PixPaymentInstructionsValue
     txid: t.exposeString('txid', { description: 'The charge\'s id at the PSP (26–35 letters and digits).' }),
     pixCopiaECola: t.exposeString('pixCopiaECola', { description: 'The BR Code ("copia e cola"); its QR code is the same text.' }),
     expiresAt: t.expose('expiresAt', { type: 'DateTime', description: 'When the charge stops being payable.' }),
-    amountReceived: t.exposeString('amountReceived', { description: 'What the PSP confirmed receiving (major units); below what is due settles nothing.' }),
+    amountReceived: t.exposeString('amountReceived', { description: 'What the PSP confirmed receiving (major units); below what is due settles nothing.', extensions: amountOutput }),
   }),
 })
 
@@ -63,7 +64,7 @@ const PixAutomaticoPaymentInstructionsType = builder.objectRef<PixAutomaticoPaym
     recurrenceId: t.exposeString('recurrenceId', { description: 'The recurrence (idRec) that authorizes it.' }),
     dueDate: t.exposeString('dueDate', { description: 'The day (YYYY-MM-DD, São Paulo) the payer\'s bank settles it; retries follow within 7 days.' }),
     status: t.exposeString('status', { description: 'The PSP\'s status: CRIADA, ATIVA, CONCLUIDA, EXPIRADA, REJEITADA or CANCELADA.' }),
-    amountReceived: t.exposeString('amountReceived'),
+    amountReceived: t.exposeString('amountReceived', { extensions: amountOutput }),
   }),
 })
 

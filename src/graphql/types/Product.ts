@@ -7,6 +7,7 @@ import { updatePrice } from '../../catalog/updatePrice'
 import { updateProduct } from '../../catalog/updateProduct'
 import { formatAmount } from '../../domain/money'
 import { builder } from '../builder'
+import { amountInput, amountOutput, metadataInput } from '../jsonSchemaExtensions'
 import { countConnection, readOrder, resolveRecordConnection, totalCountDescription } from '../connections'
 import { orderByInput, pageArguments, TimeRangeInput } from '../pageArguments'
 import { requireCaller } from '../GraphQLContext'
@@ -26,6 +27,7 @@ export const PriceType = builder.prismaNode('Price', {
     productId: t.exposeString('productId'),
     amount: t.string({
       description: 'Decimal string in major units with the currency\'s decimals; for metered and credits prices, the price of one unit of the meter.',
+      extensions: amountOutput,
       resolve: (price) => formatAmount(price.amount, price.currency),
     }),
     currency: t.expose('currency', { type: CurrencyEnum }),
@@ -91,7 +93,7 @@ builder.queryFields((t) => ({
 
 const PriceFields = builder.inputType('PriceInput', {
   fields: (t) => ({
-    amount: t.string({ required: true, description: 'Decimal string in major units, e.g. "29.90" (BRL: 2 decimals, USDC: 6).' }),
+    amount: t.string({ required: true, description: 'Decimal string in major units, e.g. "29.90" (BRL: 2 decimals, USDC: 6).', extensions: amountInput }),
     currency: t.field({ type: CurrencyEnum, required: true }),
     model: t.field({ type: PriceModelEnum, required: true }),
     interval: t.field({ type: PriceIntervalEnum, required: false, description: 'Required when model is subscription.' }),
@@ -105,7 +107,7 @@ const CreateProductInput = builder.inputType('CreateProductInput', {
     name: t.string({ required: true }),
     type: t.field({ type: ProductTypeEnum, required: true }),
     description: t.string({ required: false }),
-    metadata: t.field({ type: 'JSONObject', required: false }),
+    metadata: t.field({ type: 'JSONObject', required: false, extensions: metadataInput }),
     defaultPrice: t.field({ type: PriceFields, required: false }),
   }),
 })
@@ -115,14 +117,14 @@ const UpdateProductInput = builder.inputType('UpdateProductInput', {
   fields: (t) => ({
     name: t.string({ required: false }),
     description: t.string({ required: false }),
-    metadata: t.field({ type: 'JSONObject', required: false }),
+    metadata: t.field({ type: 'JSONObject', required: false, extensions: metadataInput }),
     status: t.field({ type: ProductStatusEnum, required: false }),
   }),
 })
 
 const UpdatePriceInput = builder.inputType('UpdatePriceInput', {
   fields: (t) => ({
-    amount: t.string({ required: false }),
+    amount: t.string({ required: false, extensions: amountInput }),
     currency: t.field({ type: CurrencyEnum, required: false }),
   }),
 })

@@ -3,6 +3,7 @@ import { getTransaction } from '../../transactions/getTransaction'
 import { refundTransaction } from '../../transactions/refundTransaction'
 import { transactionList, type TransactionFilter } from '../../transactions/transactionList'
 import { builder } from '../builder'
+import { amountInput, amountOutput } from '../jsonSchemaExtensions'
 import { countConnection, readOrder, resolveRecordConnection, totalCountDescription } from '../connections'
 import { orderByInput, pageArguments, TimeRangeInput } from '../pageArguments'
 import { requireCaller } from '../GraphQLContext'
@@ -16,9 +17,10 @@ export const TransactionNode = builder.prismaNode('Transaction', {
     checkoutId: t.exposeString('checkoutId', { nullable: true, description: 'The checkout session that produced it.' }),
     invoiceId: t.exposeString('invoiceId', { nullable: true, description: 'The invoice this payment attempt was for (extension).' }),
     status: t.expose('status', { type: TransactionStatusEnum }),
-    amount: t.string({ resolve: (transaction) => formatAmount(transaction.amount, transaction.currency) }),
+    amount: t.string({ extensions: amountOutput, resolve: (transaction) => formatAmount(transaction.amount, transaction.currency) }),
     amountRefunded: t.string({
       description: 'What the provider confirmed refunding (extension); the status becomes refunded when it equals amount.',
+      extensions: amountOutput,
       resolve: (transaction) => formatAmount(transaction.amountRefunded, transaction.currency),
     }),
     currency: t.expose('currency', { type: CurrencyEnum }),
@@ -68,7 +70,7 @@ builder.queryFields((t) => ({
 }))
 
 const RefundTransactionInput = builder.inputType('RefundTransactionInput', {
-  fields: (t) => ({ amount: t.string({ required: false, description: 'Major units; default: everything still refundable.' }) }),
+  fields: (t) => ({ amount: t.string({ required: false, description: 'Major units; default: everything still refundable.', extensions: amountInput }) }),
 })
 
 builder.mutationField('refundTransaction', (t) =>

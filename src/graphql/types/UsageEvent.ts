@@ -1,6 +1,7 @@
 import { formatAmount } from '../../domain/money'
 import { usageEventList, type UsageEventFilter } from '../../metering/usageEventList'
 import { builder } from '../builder'
+import { amountOutput, metadataInput, positiveQuantity } from '../jsonSchemaExtensions'
 import { countConnection, readOrder, resolveRecordConnection, totalCountDescription } from '../connections'
 import { orderByInput, pageArguments, TimeRangeInput } from '../pageArguments'
 import { requireCaller } from '../GraphQLContext'
@@ -18,6 +19,7 @@ export const UsageEventNode = builder.prismaNode('UsageEvent', {
     cost: t.string({
       nullable: true,
       description: 'What was debited from the customer\'s credits for this event, when a credits price applied.',
+      extensions: amountOutput,
       resolve: (event) => (event.cost && event.costCurrency ? formatAmount(event.cost, event.costCurrency) : null),
     }),
     costCurrency: t.expose('costCurrency', { type: CurrencyEnum, nullable: true }),
@@ -62,9 +64,9 @@ export const RecordUsageEventInput = builder.inputType('RecordUsageEventInput', 
   fields: (t) => ({
     customerId: t.id({ required: true }),
     meterId: t.id({ required: true }),
-    quantity: t.float({ required: true, description: 'Greater than zero.' }),
+    quantity: t.float({ required: true, description: 'Greater than zero.', extensions: positiveQuantity }),
     idempotencyKey: t.string({ required: true, description: 'Unique per account: a retry with the same key and payload returns the original event.' }),
-    metadata: t.field({ type: 'JSONObject', required: false }),
+    metadata: t.field({ type: 'JSONObject', required: false, extensions: metadataInput }),
   }),
 })
 
