@@ -4,6 +4,7 @@ import type { DatabaseConnection } from './database/createDatabaseClient'
 import type { AccessChecker } from './access/AccessChecker'
 import type { UsageEventRecorder } from './metering/UsageEventRecorder'
 import type { KeylessRateLimiter } from './accounts/KeylessRateLimiter'
+import type { ResponseBytesInFlight } from './domain/ResponseBytesInFlight'
 
 /** What lives as long as the process: one per server, shared by every request. */
 export interface Services {
@@ -18,6 +19,8 @@ export interface Services {
   accessChecks: AccessChecker
   /** Requests without a valid key, per client address, in this process (see KeylessRateLimiter). */
   keylessRateLimiter: KeylessRateLimiter
+  /** Bytes of responses being built or sent by this process (see ResponseBytesInFlight). */
+  responseBytesInFlight: ResponseBytesInFlight
   /** Signs list cursors and payment links; the same in every process on one database (see loadSigningSecret). */
   signingSecret: Buffer
   /** Base of the URLs the service hands out (hosted pages). */

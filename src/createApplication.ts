@@ -18,6 +18,7 @@ import { schema } from './graphql/schema'
 import { countQueryErrors } from './metrics/databaseMetrics'
 import { createHttpHandler } from './http/createHttpHandler'
 import { KeylessRateLimiter } from './accounts/KeylessRateLimiter'
+import { ResponseBytesInFlight } from './domain/ResponseBytesInFlight'
 import { createHttpServer, type HttpServer, type RequestHandler } from './http/createHttpServer'
 import { defaultHttpLimits, type HttpLimits } from './http/httpLimits'
 
@@ -68,6 +69,7 @@ export async function createApplication(options: ApplicationOptions): Promise<Ap
     accessChecks: new AccessChecker(database.prisma),
     rateLimiter: new RateLimiter(database.pool, options.rateLimitPerSecond ?? 0),
     keylessRateLimiter: new KeylessRateLimiter(options.keylessRateLimitPerSecond ?? 0),
+    responseBytesInFlight: new ResponseBytesInFlight((options.graphql ?? defaultGraphQLSettings).limits.maxResponseBytesInFlight),
     signingSecret: await loadSigningSecret(database.prisma),
     publicUrl: options.publicUrl,
     paymentRails: options.paymentRails ?? defaultPaymentRails,

@@ -64,6 +64,7 @@ export function readConfiguration(environment: NodeJS.ProcessEnv = process.env):
         maxBodyBytes: wholeNumber(environment, 'GRAPHQL_MAX_BODY_BYTES', defaultQueryLimits.maxBodyBytes),
         maxTokens: wholeNumber(environment, 'GRAPHQL_MAX_TOKENS', defaultQueryLimits.maxTokens),
         maxResponseBytes: wholeNumber(environment, 'GRAPHQL_MAX_RESPONSE_BYTES', defaultQueryLimits.maxResponseBytes),
+        maxResponseBytesInFlight: wholeNumber(environment, 'GRAPHQL_MAX_RESPONSE_BYTES_IN_FLIGHT', defaultQueryLimits.maxResponseBytesInFlight),
       },
     },
     http,

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto'
+import { connect, type Socket } from 'node:net'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { spawnServer, type ServerProcess } from './support/spawnServer'
@@ -201,6 +202,66 @@ describe('a response is bounded in bytes (a real server with the 256 MB heap of 
 
     expect(server.child.exitCode).toBeNull()
     expect((await fetch(`${server.baseUrl}/healthz`)).status).toBe(200)
+    expect(server.output()).not.toMatch(/heap limit|Maximum call stack/i)
+  }, 180_000)
+
+  // Each response within its own budget: 9 customers × 100 events × ~16.2 KB ≈ 14.6 MB. Sixteen of
+  // them at once took this 256 MB heap down before responses in flight had a budget (48 MB) of their own.
+  const largest = '{ customers(first: 9) { edges { node { id usageEvents(first: 100) { edges { node { id metadata } } } } } } }'
+
+  /** Sends `largest` and stops reading once the answer begins: the server cannot finish sending it, so its bytes stay in flight. */
+  function stallOnLargest(): Promise<{ socket: Socket; statusLine: string }> {
+    const body = JSON.stringify({ query: largest })
+    const socket = connect(server.port, '127.0.0.1')
+    socket.write(`POST /graphql HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nAuthorization: Bearer ${key}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`)
+    return new Promise((resolve, reject) => {
+      socket.once('error', reject)
+      socket.once('data', (chunk: Buffer) => {
+        socket.pause()
+        resolve({ socket, statusLine: chunk.toString('latin1').split('\r\n')[0]! })
+      })
+    })
+  }
+
+  test('responses in flight are bounded together: past 48 MB a 503 unavailable with Retry-After, the bytes come back when a response is finished', async () => {
+    // Three unread answers hold about 44 MB: a fourth does not fit beside them.
+    const stalled = [await stallOnLargest(), await stallOnLargest(), await stallOnLargest()]
+    expect(stalled.map((answer) => answer.statusLine)).toEqual(Array(3).fill('HTTP/1.1 200 OK'))
+    const refused = await fetch(`${server.baseUrl}/graphql`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${key}` }, body: JSON.stringify({ query: largest }) })
+    expect(refused.status).toBe(503)
+    expect(refused.headers.get('retry-after')).toBe('1')
+    const refusal = (await refused.json()) as { errors: { message: string; extensions: { code: string } }[] }
+    expect(refusal.errors[0]).toMatchObject({ message: expect.stringMatching(/too many large responses/), extensions: { code: 'unavailable' } })
+    // A small answer still passes meanwhile: only bytes are counted, not requests.
+    expect((await postGraphQL('{ customers(first: 3) { edges { node { id } } } }')).body.errors).toBeUndefined()
+
+    for (const { socket } of stalled) socket.destroy()
+    // Once their connections are gone their bytes are given back, and the largest answer runs again.
+    let again = await postGraphQL(largest)
+    for (let attempt = 0; again.status === 503 && attempt < 100; attempt += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 100))
+      again = await postGraphQL(largest)
+    }
+    expect(again.status).toBe(200)
+    expect(again.body.data.customers.edges).toHaveLength(9)
+    expect(again.body.data.customers.edges[8].node.usageEvents.edges).toHaveLength(100)
+  }, 180_000)
+
+  test('sixteen of the largest responses at once: each a whole answer or a 503 with Retry-After, and the process stays up', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 16 }, async () => {
+        const response = await fetch(`${server.baseUrl}/graphql`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${key}` }, body: JSON.stringify({ query: largest }) })
+        const body = (await response.json()) as { data?: { customers: { edges: unknown[] } | null }; errors?: { extensions: { code: string } }[] }
+        return { status: response.status, retryAfter: response.headers.get('retry-after'), body }
+      }),
+    )
+    for (const answer of answers) {
+      if (answer.status === 200) expect(answer.body.data?.customers?.edges).toHaveLength(9)
+      else expect(answer).toMatchObject({ status: 503, retryAfter: '1', body: { errors: [{ extensions: { code: 'unavailable' } }] } })
+    }
+    expect(answers.some((answer) => answer.status === 200)).toBe(true)
+    expect(server.child.exitCode).toBeNull()
+    expect((await fetch(`${server.baseUrl}/readyz`)).status).toBe(200)
     expect(server.output()).not.toMatch(/heap limit|Maximum call stack/i)
   }, 180_000)
 })

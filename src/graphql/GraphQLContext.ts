@@ -3,6 +3,7 @@ import { requireScope, type Scope } from '../accounts/scopes'
 import type { Services } from '../Services'
 import { accountClock, type Clock, type Database, type DomainContext } from '../domain/DomainContext'
 import { DomainError } from '../domain/DomainError'
+import { whenRequestFinishes } from '../logging/requestScope'
 
 /**
  * What a GraphQL request carries. `db` is the root client, or the transaction of an idempotent REST
@@ -24,13 +25,21 @@ export interface GraphQLContext {
 
 /**
  * Takes `bytes` from the response's budget, or refuses: a response too large for the budget fails with
- * a clear error before its rows are read, instead of exhausting the server's memory.
+ * a clear error before its rows are read, instead of exhausting the server's memory. The bytes are also
+ * taken from the process's budget of responses in flight until the response is sent; past it, 503
+ * `unavailable` with Retry-After (many large responses at once, each within its own budget).
  */
 export function chargeResponse(context: GraphQLContext, bytes: number): void {
   if (bytes > context.responseBytesLeft) {
     context.responseBytesLeft = 0
     throw new DomainError('validation_error', 'This response would be too large: ask for smaller pages, fewer nested lists or leave out metadata', { param: 'first' })
   }
+  const inFlight = context.services.responseBytesInFlight
+  if (!inFlight.tryTake(bytes)) {
+    throw new DomainError('unavailable', 'The server is building too many large responses at once; retry after the time in Retry-After', { details: { retryAfterSeconds: 1 } })
+  }
+  // Outside an HTTP request (or after its client left) nothing is left to send: the bytes come back now.
+  if (!whenRequestFinishes(() => inFlight.give(bytes))) inFlight.give(bytes)
   context.responseBytesLeft -= bytes
 }
 

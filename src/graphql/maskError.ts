@@ -26,6 +26,8 @@ export function maskError(error: unknown): GraphQLError {
     code: domainError.code,
     ...(domainError.param === undefined ? {} : { param: domainError.param }),
     ...(domainError.details === undefined ? {} : { details: domainError.details }),
+    // A server that cannot answer now says so at the HTTP level too, as REST does: 503 with Retry-After.
+    ...(domainError.code === 'unavailable' ? { http: { status: 503, headers: { 'Retry-After': String(domainError.details?.retryAfterSeconds ?? 1) } } } : {}),
   })
 }
 

@@ -23,9 +23,11 @@ export interface QueryLimits {
   maxTokens: number
   /** Bytes one response may hold, charged by lists before they read their rows (GraphQLContext.ts). */
   maxResponseBytes: number
+  /** Bytes all responses of the process may hold at once (ResponseBytesInFlight); 0 for no limit. */
+  maxResponseBytesInFlight: number
 }
 
-export const defaultQueryLimits: QueryLimits = { maxDepth: 12, maxAliases: 30, maxCost: 50_000, maxBodyBytes: 100_000, maxTokens: 2_000, maxResponseBytes: 16_000_000 }
+export const defaultQueryLimits: QueryLimits = { maxDepth: 12, maxAliases: 30, maxCost: 50_000, maxBodyBytes: 100_000, maxTokens: 2_000, maxResponseBytes: 16_000_000, maxResponseBytesInFlight: 48_000_000 }
 
 function refuse(context: ValidationContext, message: string): void {
   context.reportError(new GraphQLError(message, { extensions: { code: 'validation_error' } }))

@@ -14,7 +14,7 @@ import { clientAddressOf } from '../accounts/KeylessRateLimiter'
 import { classifyAndLog } from '../logging/log'
 import { readGraphiQLAsset } from './readGraphiQLAsset'
 import { servePaymentPages } from './servePaymentPages'
-import { chooseRequestId, runInRequestScope } from '../logging/requestScope'
+import { chooseRequestId, currentRequestFinish, runInRequestScope } from '../logging/requestScope'
 
 export const maxBodyBytes = 1024 * 1024
 
@@ -50,6 +50,7 @@ export function createHttpHandler(routes: HttpRoutes): (request: IncomingMessage
     runInRequestScope(
       requestId,
       () => {
+        response.once('close', currentRequestFinish())
         admitKeyless(routes.services, request, clientAddress)
           .then((refusal) => {
             if (!refusal) return dispatch(routes, request, response, requestId, scope)

@@ -6,10 +6,40 @@ import { randomUUID } from 'node:crypto'
 
 // The client's address (see clientAddressOf) follows it the same way, for the keyless rate limit.
 
-const storage = new AsyncLocalStorage<{ requestId: string; clientAddress: string }>()
+// And what a request holds until its response is finished (response bytes in flight) is given back then.
+
+interface RequestScope {
+  requestId: string
+  clientAddress: string
+  finished: boolean
+  whenFinished: (() => void)[]
+}
+
+const storage = new AsyncLocalStorage<RequestScope>()
 
 export function runInRequestScope<T>(requestId: string, work: () => T, clientAddress = 'unknown'): T {
-  return storage.run({ requestId, clientAddress }, work)
+  return storage.run({ requestId, clientAddress, finished: false, whenFinished: [] }, work)
+}
+
+/**
+ * Runs `task` once the current request's response is finished (sent, or its connection gone). False,
+ * with nothing registered, outside a request or once it has finished: the caller gives back at once.
+ */
+export function whenRequestFinishes(task: () => void): boolean {
+  const scope = storage.getStore()
+  if (!scope || scope.finished) return false
+  scope.whenFinished.push(task)
+  return true
+}
+
+/** What the HTTP layer calls when the current request's response closes: runs what whenRequestFinishes registered. */
+export function currentRequestFinish(): () => void {
+  const scope = storage.getStore()
+  return () => {
+    if (!scope) return
+    scope.finished = true
+    for (const task of scope.whenFinished.splice(0)) task()
+  }
 }
 
 export function currentRequestId(): string | undefined {
