@@ -1,3 +1,5 @@
+import type { ErrorCode } from '../src/domain/DomainError'
+
 /**
  * One /v1 endpoint, declared: everything the bridge needs to turn a request into a GraphQL operation
  * and the operation's result into SPEC.md's envelope. A route holds no logic of its own.
@@ -20,6 +22,12 @@ export interface RestRoute {
   idempotency: 'required' | 'optional' | 'ignored'
   /** A GraphQL document with exactly one operation. */
   operation: string
+  /**
+   * The refusals of the operation's own rules (CONTRACT §1): `customer_not_found`, `invalid_state`, …
+   * The OpenAPI document lists them, by status, beside those every endpoint of its shape can answer
+   * (validation, key, scope, rate limit, body, Idempotency-Key, cursor: rest/describeErrorResponses.ts).
+   */
+  errors: readonly ErrorCode[]
   /** The variable that receives the JSON body, if the endpoint takes one. */
   body?: string
   /** Query parameters that are other names for a variable (`before` for `cursor`). */

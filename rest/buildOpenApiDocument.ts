@@ -2,7 +2,9 @@ import { Kind, getNamedType, GraphQLObjectType, type FieldNode, type OperationDe
 import { describeScopes } from '../src/accounts/scopes'
 import { errorCodes } from '../src/domain/DomainError'
 import type { CompiledRoute } from './compileRoutes'
-import { inputSchema, outputSchema, type JsonSchema } from './graphqlJsonSchema'
+import { inputSchema, outputSchema, queryParameterSchema, type JsonSchema } from './graphqlJsonSchema'
+import { describeErrorResponses, describeSharedErrorResponses, errorEnvelopeSchema } from './describeErrorResponses'
+import { describeTags, tagOfPath } from './describeTags'
 
 /** OpenAPI 3.1 for every /v1 route, generated from the same table the router serves. */
 export function buildOpenApiDocument(routes: readonly CompiledRoute[], serverUrl: string): JsonSchema {
@@ -12,6 +14,7 @@ export function buildOpenApiDocument(routes: readonly CompiledRoute[], serverUrl
     const operation: Record<string, unknown> = {
       operationId: compiled.operationName.charAt(0).toLowerCase() + compiled.operationName.slice(1),
       summary: route.summary,
+      tags: [tagOfPath(route.path)],
       description: `${describeScopes(compiled.scopes)}${route.idempotency === 'required' ? ' Idempotency-Key header required.' : ''}`,
       'x-scopes': compiled.scopes,
       parameters: [
@@ -20,25 +23,25 @@ export function buildOpenApiDocument(routes: readonly CompiledRoute[], serverUrl
           name,
           in: 'query',
           required: false,
-          schema: inputSchema(compiled.variableTypes.get(variable)!),
+          schema: querySchema(compiled, variable),
           ...(name !== variable ? { description: `Alias of \`${variable}\`.` } : {}),
         })),
         ...(route.idempotency === 'ignored'
           ? []
-          : [{ name: 'Idempotency-Key', in: 'header', required: route.idempotency === 'required', schema: { type: 'string', minLength: 1, maxLength: 255 } }]),
+          : [{ name: 'Idempotency-Key', in: 'header', required: route.idempotency === 'required', description: idempotencyKeyDescription, schema: { type: 'string', minLength: 1, maxLength: 255 } }]),
       ],
       responses: {
         [String(route.successStatus ?? 200)]: {
           description: 'Success',
           content: { 'application/json': { schema: successSchema(compiled) } },
         },
-        default: { description: 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } } },
+        ...describeErrorResponses(compiled),
       },
     }
     if (route.body !== undefined) {
       operation.requestBody = {
         required: true,
-        content: { 'application/json': { schema: inputSchema(compiled.variableTypes.get(route.body)!) } },
+        content: { 'application/json': { schema: inputSchema(compiled.variableTypes.get(route.body)!, compiled.argumentOfVariable.get(route.body)) } },
       }
     }
     const openApiPath = route.path
@@ -54,27 +57,21 @@ export function buildOpenApiDocument(routes: readonly CompiledRoute[], serverUrl
     components: {
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } },
       schemas: {
-        ErrorEnvelope: {
-          type: 'object',
-          required: ['data', 'error', 'success'],
-          properties: {
-            data: { type: 'null' },
-            success: { const: false },
-            error: {
-              type: 'object',
-              required: ['code', 'message'],
-              properties: {
-                code: { type: 'string', enum: errorCodes },
-                message: { type: 'string' },
-                param: { type: 'string' },
-                details: { type: 'object' },
-              },
-            },
-          },
-        },
+        ErrorEnvelope: errorEnvelopeSchema(errorCodes),
       },
+      responses: describeSharedErrorResponses(routes),
     },
+    tags: describeTags(routes.map((compiled) => tagOfPath(compiled.route.path))),
   }
+}
+
+const idempotencyKeyDescription =
+  'A unique string per request (e.g. a UUID), kept 24 hours: a repeat with the same method, path and body replays the stored answer with `Idempotent-Replayed: true`.'
+
+/** A query parameter: its argument's constraints and default, not its description, which speaks GraphQL (`first`, `after`). */
+function querySchema(compiled: CompiledRoute, variable: string): JsonSchema {
+  const argument = compiled.argumentOfVariable.get(variable)
+  return queryParameterSchema(compiled.variableTypes.get(variable)!, { extensions: argument?.extensions, defaultValue: argument?.defaultValue })
 }
 
 function successSchema(compiled: CompiledRoute): JsonSchema {

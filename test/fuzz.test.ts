@@ -13,8 +13,9 @@ import { startTestApplication, type TestApplication } from './support/startTestA
 
 // Hostile input against every route of the OpenAPI document: wrong types, huge and deep values,
 // unicode (lone surrogates too), extreme numbers, duplicated keys, broken JSON, wrong content types, garbage ids and
-// cursors, bad keys. The promises: no 5xx, every answer in the documented envelope, and every
-// success shaped exactly as the OpenAPI document says.
+// cursors, bad keys. The promises: no 5xx, every answer in the documented envelope, every refusal's
+// code one the OpenAPI document lists for that status of that operation, and every success shaped
+// exactly as the document says.
 
 const requestCount = Number(process.env.FUZZ_REQUESTS ?? 20_000)
 const concurrency = 16
@@ -32,7 +33,12 @@ afterAll(async () => {
 interface OpenApiOperation {
   parameters: { name: string; in: string }[]
   requestBody?: { content: { 'application/json': { schema: Record<string, unknown> } } }
-  responses: Record<string, { content: { 'application/json': { schema: Record<string, unknown> } } }>
+  /** Successes inline; refusals as references to `components.responses`. */
+  responses: Record<string, { $ref?: string; content?: { 'application/json': { schema: Record<string, unknown> } } }>
+}
+
+interface SharedErrorResponse {
+  content: { 'application/json': { schema: { properties: { error: { properties: { code: { enum: string[] } } } } } } }
 }
 
 interface FuzzRequest {
@@ -125,16 +131,22 @@ function send(url: URL, method: string, headers: Record<string, string>, body: s
   })
 }
 
-test(`${requestCount} hostile requests: no 5xx, every answer in the envelope, every success as documented`, async () => {
-  const document = buildOpenApiDocument(compileRoutes(schema, restRoutes), app.baseUrl) as unknown as { paths: Record<string, Record<string, OpenApiOperation>>; components: { schemas: Record<string, unknown> } }
+test(`${requestCount} hostile requests: no 5xx, every answer in the envelope, every refusal and success as documented`, async () => {
+  const document = buildOpenApiDocument(compileRoutes(schema, restRoutes), app.baseUrl) as unknown as {
+    paths: Record<string, Record<string, OpenApiOperation>>
+    components: { schemas: Record<string, unknown>; responses: Record<string, SharedErrorResponse> }
+  }
   const ajv = new Ajv2020({ strict: false, allErrors: false })
   addFormats.default(ajv)
   const errorEnvelope = ajv.compile(document.components.schemas.ErrorEnvelope as object)
   const successValidators = new Map<string, ReturnType<typeof ajv.compile>>()
+  const documentedCodes = new Map<string, string[]>()
   for (const [path, methods] of Object.entries(document.paths)) {
     for (const [method, operation] of Object.entries(methods)) {
       for (const [status, response] of Object.entries(operation.responses)) {
-        if (status !== 'default') successValidators.set(`${method.toUpperCase()} ${path} ${status}`, ajv.compile(response.content['application/json'].schema))
+        const key = `${method.toUpperCase()} ${path} ${status}`
+        if (response.$ref) documentedCodes.set(key, document.components.responses[response.$ref.replace('#/components/responses/', '')]!.content['application/json'].schema.properties.error.properties.code.enum)
+        else successValidators.set(key, ajv.compile(response.content!['application/json'].schema))
       }
     }
   }
@@ -173,7 +185,13 @@ test(`${requestCount} hostile requests: no 5xx, every answer in the envelope, ev
       }
       if (response.status >= 500) failures.push(`${where}: ${text.slice(0, 200)} (sent ${request.body?.slice(0, 300)})`)
       else if (response.status >= 400) {
+        const template = routeOf(request.method, url.pathname)
+        const code = (body as { error?: { code?: string } }).error?.code ?? ''
         if (!errorEnvelope(body)) failures.push(`${where}: error not in the envelope: ${text.slice(0, 200)}`)
+        // 405 belongs to no operation: the path has others, not this method.
+        else if (template && response.status !== 405 && !documentedCodes.get(`${request.method} ${template} ${response.status}`)?.includes(code)) {
+          failures.push(`${where}: ${code}, which the document does not list for this status of ${request.method} ${template}`)
+        }
       } else {
         const template = routeOf(request.method, url.pathname)
         const validate = template ? successValidators.get(`${request.method} ${template} ${response.status}`) : undefined

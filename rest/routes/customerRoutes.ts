@@ -7,6 +7,7 @@ export const customerRoutes: RestRoute[] = [
   {
     method: 'POST',
     path: '/v1/customers',
+    errors: ['externalId_conflict'],
     summary: 'Create a customer',
     idempotency: 'required',
     body: 'input',
@@ -16,6 +17,7 @@ export const customerRoutes: RestRoute[] = [
   {
     method: 'GET',
     path: '/v1/customers',
+    errors: [],
     summary: 'List customers, newest first',
     idempotency: 'ignored',
     operation: `query ListCustomers($externalId: String, $limit: Int, $before: String) {
@@ -28,6 +30,7 @@ export const customerRoutes: RestRoute[] = [
   {
     method: 'GET',
     path: '/v1/customers/{customerId}',
+    errors: ['customer_not_found'],
     summary: 'Retrieve a customer',
     idempotency: 'ignored',
     operation: `query GetCustomer($customerId: ID!) { customer(id: $customerId) { ${customerFields} } }`,
@@ -35,6 +38,7 @@ export const customerRoutes: RestRoute[] = [
   {
     method: 'PATCH',
     path: '/v1/customers/{customerId}',
+    errors: ['customer_not_found'],
     summary: 'Update a customer (null clears a field)',
     idempotency: 'required',
     body: 'input',

@@ -9,6 +9,7 @@ export const paymentRoutes: RestRoute[] = [
   {
     method: 'GET',
     path: '/v1/customers/{customerId}/credits',
+    errors: ['customer_not_found'],
     summary: 'A customer\'s credit balance in one currency (default USDC)',
     idempotency: 'ignored',
     operation: `query GetCreditBalance($customerId: ID!, $currency: Currency) {
@@ -18,6 +19,7 @@ export const paymentRoutes: RestRoute[] = [
   {
     method: 'POST',
     path: '/v1/checkout/sessions',
+    errors: ['customer_not_found', 'product_not_found', 'invalid_state', 'rail_not_available', 'provider_error'],
     summary: 'Create a checkout session (modes credits and payment)',
     idempotency: 'required',
     body: 'input',
@@ -27,6 +29,7 @@ export const paymentRoutes: RestRoute[] = [
   {
     method: 'GET',
     path: '/v1/checkout/sessions/{sessionId}',
+    errors: ['checkout_session_not_found'],
     summary: 'Retrieve a checkout session',
     idempotency: 'ignored',
     operation: `query GetCheckoutSession($sessionId: ID!) { checkoutSession(id: $sessionId) { ${sessionFields} } }`,
@@ -34,6 +37,7 @@ export const paymentRoutes: RestRoute[] = [
   {
     method: 'POST',
     path: '/v1/checkout/sessions/{sessionId}/cancel',
+    errors: ['checkout_session_not_found', 'invalid_state', 'provider_error'],
     summary: 'Cancel an open checkout session (extension)',
     idempotency: 'optional',
     operation: `mutation CancelCheckoutSession($sessionId: ID!) { cancelCheckoutSession(id: $sessionId) { ${sessionFields} } }`,
@@ -41,6 +45,7 @@ export const paymentRoutes: RestRoute[] = [
   {
     method: 'POST',
     path: '/v1/test_helpers/checkout/sessions/{sessionId}/pay',
+    errors: ['not_found', 'checkout_session_not_found', 'invalid_state'],
     summary: 'Sandbox: settle a checkout session as the payment rail would (test accounts only)',
     idempotency: 'optional',
     operation: `mutation PayCheckoutSessionForTesting($sessionId: ID!) { payCheckoutSessionForTesting(id: $sessionId) { ${sessionFields} } }`,
@@ -48,6 +53,7 @@ export const paymentRoutes: RestRoute[] = [
   {
     method: 'GET',
     path: '/v1/transactions',
+    errors: [],
     summary: 'List transactions, newest first',
     idempotency: 'ignored',
     queryAliases: { before: 'cursor' },
@@ -58,6 +64,7 @@ export const paymentRoutes: RestRoute[] = [
   {
     method: 'POST',
     path: '/v1/transactions/{transactionId}/refund',
+    errors: ['transaction_not_found', 'invalid_state', 'provider_error'],
     summary: 'Refund a succeeded transaction through its provider (extension); amountRefunded counts it once the provider confirms',
     idempotency: 'required',
     body: 'input',
@@ -67,6 +74,7 @@ export const paymentRoutes: RestRoute[] = [
   {
     method: 'GET',
     path: '/v1/transactions/{transactionId}',
+    errors: ['transaction_not_found'],
     summary: 'Retrieve a transaction',
     idempotency: 'ignored',
     operation: `query GetTransaction($transactionId: ID!) { transaction(id: $transactionId) { ${transactionFields} } }`,

@@ -7,6 +7,7 @@ export const productRoutes: RestRoute[] = [
   {
     method: 'POST',
     path: '/v1/products',
+    errors: ['meter_not_found'],
     summary: 'Create a product, optionally with its default price',
     idempotency: 'required',
     body: 'input',
@@ -16,6 +17,7 @@ export const productRoutes: RestRoute[] = [
   {
     method: 'GET',
     path: '/v1/products',
+    errors: [],
     summary: 'List products, newest first',
     idempotency: 'ignored',
     operation: `query ListProducts($status: ProductStatus, $limit: Int, $before: String) {
@@ -25,6 +27,7 @@ export const productRoutes: RestRoute[] = [
   {
     method: 'GET',
     path: '/v1/products/{productId}',
+    errors: ['product_not_found'],
     summary: 'Retrieve a product',
     idempotency: 'ignored',
     operation: `query GetProduct($productId: ID!) { product(id: $productId) { ${productFields} } }`,
@@ -32,6 +35,7 @@ export const productRoutes: RestRoute[] = [
   {
     method: 'PATCH',
     path: '/v1/products/{productId}',
+    errors: ['product_not_found'],
     summary: 'Update a product (null clears description and metadata)',
     idempotency: 'required',
     body: 'input',
@@ -40,6 +44,7 @@ export const productRoutes: RestRoute[] = [
   {
     method: 'POST',
     path: '/v1/products/{productId}/archive',
+    errors: ['product_not_found', 'active_subscription'],
     summary: 'Archive a product (refused while it has subscriptions that are not canceled)',
     idempotency: 'required',
     operation: `mutation ArchiveProduct($productId: ID!) { archiveProduct(id: $productId) { ${productFields} } }`,
@@ -47,6 +52,7 @@ export const productRoutes: RestRoute[] = [
   {
     method: 'POST',
     path: '/v1/products/{productId}/prices',
+    errors: ['product_not_found', 'meter_not_found'],
     summary: 'Add a price to a product',
     idempotency: 'optional',
     body: 'input',
@@ -56,6 +62,7 @@ export const productRoutes: RestRoute[] = [
   {
     method: 'PATCH',
     path: '/v1/products/{productId}/prices/{priceId}',
+    errors: ['product_not_found', 'price_not_found'],
     summary: 'Change a price\'s amount or currency',
     idempotency: 'optional',
     body: 'input',

@@ -12,6 +12,7 @@ export const subscriptionRoutes: RestRoute[] = [
   {
     method: 'POST',
     path: '/v1/subscriptions',
+    errors: ['customer_not_found', 'product_not_found', 'invalid_state', 'rail_not_available', 'tax_id_required', 'provider_error'],
     summary: 'Subscribe a customer to a product (trialing, with its first invoice open)',
     idempotency: 'required',
     body: 'input',
@@ -21,6 +22,7 @@ export const subscriptionRoutes: RestRoute[] = [
   {
     method: 'GET',
     path: '/v1/subscriptions',
+    errors: [],
     summary: 'List subscriptions, newest first',
     idempotency: 'ignored',
     operation: `query ListSubscriptions($customerId: ID, $limit: Int, $before: String) {
@@ -32,6 +34,7 @@ export const subscriptionRoutes: RestRoute[] = [
   {
     method: 'GET',
     path: '/v1/subscriptions/{subscriptionId}',
+    errors: ['subscription_not_found'],
     summary: 'Retrieve a subscription',
     idempotency: 'ignored',
     operation: `query GetSubscription($subscriptionId: ID!) { subscription(id: $subscriptionId) { ${subscriptionFields} } }`,
@@ -39,6 +42,7 @@ export const subscriptionRoutes: RestRoute[] = [
   {
     method: 'POST',
     path: '/v1/subscriptions/{subscriptionId}/cancel',
+    errors: ['subscription_not_found', 'invalid_state'],
     summary: 'Cancel a subscription (from any state but canceled)',
     idempotency: 'required',
     operation: `mutation CancelSubscription($subscriptionId: ID!) { cancelSubscription(id: $subscriptionId) { id status canceledAt } }`,
@@ -46,6 +50,7 @@ export const subscriptionRoutes: RestRoute[] = [
   {
     method: 'POST',
     path: '/v1/subscriptions/{subscriptionId}/pause',
+    errors: ['subscription_not_found', 'invalid_state'],
     summary: 'Pause an active subscription',
     idempotency: 'optional',
     operation: `mutation PauseSubscription($subscriptionId: ID!) { pauseSubscription(id: $subscriptionId) { id status } }`,
@@ -53,6 +58,7 @@ export const subscriptionRoutes: RestRoute[] = [
   {
     method: 'POST',
     path: '/v1/subscriptions/{subscriptionId}/resume',
+    errors: ['subscription_not_found', 'invalid_state'],
     summary: 'Resume a paused subscription',
     idempotency: 'optional',
     operation: `mutation ResumeSubscription($subscriptionId: ID!) { resumeSubscription(id: $subscriptionId) { id status } }`,
@@ -60,6 +66,7 @@ export const subscriptionRoutes: RestRoute[] = [
   {
     method: 'POST',
     path: '/v1/entitlements/check',
+    errors: ['customer_not_found', 'product_not_found'],
     summary: 'May the customer use the product? (a denial is a 200 with allowed false)',
     idempotency: 'ignored',
     body: 'input',
@@ -68,6 +75,7 @@ export const subscriptionRoutes: RestRoute[] = [
   {
     method: 'GET',
     path: '/v1/customers/{customerId}/entitlements',
+    errors: ['customer_not_found'],
     summary: 'A customer\'s entitlements, newest first',
     idempotency: 'ignored',
     operation: `query ListEntitlements($customerId: ID!, $limit: Int, $before: String) {
@@ -79,6 +87,7 @@ export const subscriptionRoutes: RestRoute[] = [
   {
     method: 'GET',
     path: '/v1/invoices',
+    errors: [],
     summary: 'List invoices, newest first',
     idempotency: 'ignored',
     queryAliases: { before: 'cursor' },
@@ -89,6 +98,7 @@ export const subscriptionRoutes: RestRoute[] = [
   {
     method: 'GET',
     path: '/v1/invoices/{invoiceId}',
+    errors: ['invoice_not_found'],
     summary: 'Retrieve an invoice with its lines',
     idempotency: 'ignored',
     operation: `query GetInvoice($invoiceId: ID!) { invoice(id: $invoiceId) { ${invoiceFields} } }`,
@@ -96,6 +106,7 @@ export const subscriptionRoutes: RestRoute[] = [
   {
     method: 'POST',
     path: '/v1/test_helpers/invoices/{invoiceId}/pay',
+    errors: ['not_found', 'invoice_not_found', 'invalid_state'],
     summary: 'Sandbox: a successful payment attempt on an open invoice (test accounts only)',
     idempotency: 'optional',
     operation: `mutation PayInvoiceForTesting($invoiceId: ID!) { payInvoiceForTesting(id: $invoiceId) { ${invoiceFields} } }`,
@@ -103,6 +114,7 @@ export const subscriptionRoutes: RestRoute[] = [
   {
     method: 'POST',
     path: '/v1/test_helpers/invoices/{invoiceId}/fail',
+    errors: ['not_found', 'invoice_not_found', 'invalid_state'],
     summary: 'Sandbox: a failed payment attempt on an open invoice (test accounts only)',
     idempotency: 'optional',
     operation: `mutation FailInvoiceForTesting($invoiceId: ID!) { failInvoiceForTesting(id: $invoiceId) { ${invoiceFields} } }`,
@@ -110,6 +122,7 @@ export const subscriptionRoutes: RestRoute[] = [
   {
     method: 'POST',
     path: '/v1/test_helpers/clock/advance',
+    errors: ['not_found'],
     summary: 'Sandbox: move the account\'s clock forward and run the billing that falls due (test accounts only)',
     idempotency: 'optional',
     body: 'input',

@@ -7,6 +7,7 @@ export const usageRoutes: RestRoute[] = [
   {
     method: 'POST',
     path: '/v1/usage/events',
+    errors: ['customer_not_found', 'meter_not_found', 'idempotency_key_reused'],
     summary: 'Record a usage event (idempotent by the body\'s idempotencyKey)',
     idempotency: 'ignored',
     body: 'input',
@@ -15,6 +16,7 @@ export const usageRoutes: RestRoute[] = [
   {
     method: 'GET',
     path: '/v1/usage/events',
+    errors: [],
     summary: 'List usage events, newest first',
     idempotency: 'ignored',
     operation: `query ListUsageEvents($customerId: ID, $meterId: ID, $limit: Int, $before: String) {
@@ -24,6 +26,7 @@ export const usageRoutes: RestRoute[] = [
   {
     method: 'POST',
     path: '/v1/usage/meters',
+    errors: [],
     summary: 'Create a meter',
     idempotency: 'required',
     body: 'input',
@@ -33,6 +36,7 @@ export const usageRoutes: RestRoute[] = [
   {
     method: 'GET',
     path: '/v1/usage/meters',
+    errors: [],
     summary: 'List meters, newest first',
     idempotency: 'ignored',
     operation: `query ListMeters($limit: Int, $before: String) { meters(first: $limit, after: $before) { edges { node { ${meterListFields} } } pageInfo { hasNextPage endCursor } } }`,
@@ -40,6 +44,7 @@ export const usageRoutes: RestRoute[] = [
   {
     method: 'POST',
     path: '/v1/access/check',
+    errors: ['customer_not_found', 'meter_not_found'],
     summary: 'May the customer use this much of the meter? (a denial is a 200 with allowed false)',
     idempotency: 'ignored',
     body: 'input',
@@ -48,6 +53,7 @@ export const usageRoutes: RestRoute[] = [
   {
     method: 'POST',
     path: '/v1/access/consume',
+    errors: ['customer_not_found', 'meter_not_found', 'idempotency_key_reused'],
     summary: 'Atomic check-and-debit (extension): record the usage only if access is allowed; a denial is a 200 with allowed false',
     idempotency: 'ignored',
     body: 'input',

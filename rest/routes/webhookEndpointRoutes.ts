@@ -7,6 +7,7 @@ export const webhookEndpointRoutes: RestRoute[] = [
   {
     method: 'POST',
     path: '/v1/webhook_endpoints',
+    errors: ['invalid_state'],
     summary: 'Create a webhook endpoint; the answer holds its signing secret, shown only this once (extension)',
     idempotency: 'required',
     body: 'input',
@@ -17,6 +18,7 @@ export const webhookEndpointRoutes: RestRoute[] = [
   {
     method: 'GET',
     path: '/v1/webhook_endpoints',
+    errors: [],
     summary: 'List webhook endpoints, newest first (extension)',
     idempotency: 'ignored',
     operation: `query ListWebhookEndpoints($limit: Int, $before: String) {
@@ -26,6 +28,7 @@ export const webhookEndpointRoutes: RestRoute[] = [
   {
     method: 'GET',
     path: '/v1/webhook_endpoints/{endpointId}',
+    errors: ['webhook_endpoint_not_found'],
     summary: 'Retrieve a webhook endpoint (extension)',
     idempotency: 'ignored',
     operation: `query GetWebhookEndpoint($endpointId: ID!) { webhookEndpoint(id: $endpointId) { ${endpointFields} } }`,
@@ -33,6 +36,7 @@ export const webhookEndpointRoutes: RestRoute[] = [
   {
     method: 'PATCH',
     path: '/v1/webhook_endpoints/{endpointId}',
+    errors: ['webhook_endpoint_not_found'],
     summary: 'Update a webhook endpoint: url, events, description, status (extension)',
     idempotency: 'optional',
     body: 'input',
@@ -43,6 +47,7 @@ export const webhookEndpointRoutes: RestRoute[] = [
   {
     method: 'DELETE',
     path: '/v1/webhook_endpoints/{endpointId}',
+    errors: ['webhook_endpoint_not_found'],
     summary: 'Delete a webhook endpoint (extension)',
     idempotency: 'optional',
     operation: `mutation DeleteWebhookEndpoint($endpointId: ID!) { deleteWebhookEndpoint(id: $endpointId) { id deleted } }`,
@@ -50,6 +55,7 @@ export const webhookEndpointRoutes: RestRoute[] = [
   {
     method: 'POST',
     path: '/v1/webhook_endpoints/{endpointId}/rotate_secret',
+    errors: ['webhook_endpoint_not_found', 'invalid_state'],
     summary: 'Replace the signing secret; the answer holds the new one, the old one keeps signing for 24 hours (extension)',
     idempotency: 'optional',
     operation: `mutation RotateWebhookEndpointSecret($endpointId: ID!) { rotateWebhookEndpointSecret(id: $endpointId) { ${endpointFields} secret } }`,
@@ -58,6 +64,7 @@ export const webhookEndpointRoutes: RestRoute[] = [
   {
     method: 'GET',
     path: '/v1/webhook_endpoints/{endpointId}/deliveries',
+    errors: ['webhook_endpoint_not_found'],
     summary: 'Every delivery attempt to this endpoint, newest first (extension)',
     idempotency: 'ignored',
     operation: `query ListWebhookEndpointDeliveries($endpointId: ID!, $limit: Int, $before: String) {
@@ -67,6 +74,7 @@ export const webhookEndpointRoutes: RestRoute[] = [
   {
     method: 'POST',
     path: '/v1/events/{eventId}/redeliver',
+    errors: ['event_not_found'],
     summary: 'Send an event again to every enabled endpoint that matches it now (extension)',
     idempotency: 'optional',
     successStatus: 202,
