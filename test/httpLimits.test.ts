@@ -2,7 +2,7 @@ import { connect, type Socket } from 'node:net'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { startTestApplication, type TestApplication } from './support/startTestApplication'
 
-// Issue 8 §1: a client trickling its headers, or holding connections open, cannot keep them forever.
+// Issue 8 §1: a client trickling its headers or its body, or holding connections open, cannot keep them forever.
 
 let app: TestApplication
 beforeAll(async () => {
@@ -37,6 +37,27 @@ test('a client trickling its headers is cut off after the headers timeout', asyn
   // Cut off with an answer (the malformed-request handler envelopes it) instead of held for minutes.
   expect(received).toMatch(/^HTTP\/1\.1 4\d\d/)
 })
+
+test('a client trickling its body is cut off by the request timeout, at both doors', async () => {
+  for (const path of ['/v1/customers', '/graphql']) {
+    const socket = await open()
+    const answer = closed(socket)
+    // Headers complete (so the headers timeout is out of play), then a body promised at 10,000 bytes, sent a byte at a time.
+    socket.write(`POST ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${app.key}\r\nContent-Type: application/json\r\nIdempotency-Key: trickle\r\nContent-Length: 10000\r\n\r\n{`)
+    let sent = 1
+    const trickle = setInterval(() => {
+      if (!socket.writable) return
+      socket.write(' ')
+      sent += 1
+    }, 100)
+    await answer
+    clearInterval(trickle)
+    // Cut off long before the body could have arrived: one byte per 100 ms would take 1,000 seconds.
+    expect(sent, path).toBeLessThan(10_000)
+  }
+  // The server is not held by what it cut off.
+  expect((await fetch(`${app.baseUrl}/healthz`)).status).toBe(200)
+}, 30_000)
 
 test('connections beyond the maximum are refused at once', async () => {
   const sockets = await Promise.all(Array.from({ length: 12 }, () => open().catch(() => undefined)))
