@@ -388,4 +388,44 @@ describe('delivery', () => {
     expect(Buffer.byteLength(stored.responseBody!)).toBeLessThanOrEqual(1024)
     expect(stored.responseBody).not.toContain('\uFFFD')
   })
+
+  test('an endpoint\'s deliveries page both ways and count over GraphQL; another endpoint\'s attempts are not among them', async () => {
+    const key = await account()
+    const hooks = await receiver()
+    const created = await endpoint(key, hooks.url, ['customer.created'])
+    const other = await endpoint(key, hooks.url, ['customer.created'])
+    await ok('POST', '/v1/customers', key, { name: 'Paged' })
+    await until(async () => (await attemptsOf(key, created.id)).length === 1, 'the first attempt')
+    const eventId = (await attemptsOf(key, created.id))[0]!.eventId
+    for (let index = 0; index < 2; index += 1) await ok('POST', `/v1/events/${eventId}/redeliver`, key, {})
+    await until(async () => (await attemptsOf(key, created.id)).length === 3, 'the redelivered attempts')
+    const newestFirst = (await attemptsOf(key, created.id)).map((attempt) => attempt.id).reverse()
+    const page = async (arguments_: string) => {
+      const response = await app.graphql(
+        `query($id: ID!) { webhookEndpointDeliveries(endpointId: $id, ${arguments_}) { totalCount edges { node { id endpointId } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }`,
+        { id: created.id },
+        key,
+      )
+      expect(response.body.errors, arguments_).toBeUndefined()
+      return response.body.data.webhookEndpointDeliveries
+    }
+    const last = await page('last: 2')
+    expect(last.totalCount).toBe(3)
+    expect(last.edges.map((edge: { node: { id: string } }) => edge.node.id)).toEqual(newestFirst.slice(1))
+    expect(last.pageInfo).toMatchObject({ hasNextPage: false, hasPreviousPage: true })
+    const before = await page(`last: 2, before: "${last.pageInfo.startCursor}"`)
+    expect(before.edges.map((edge: { node: { id: string } }) => edge.node.id)).toEqual(newestFirst.slice(0, 1))
+    expect(before.pageInfo).toMatchObject({ hasNextPage: true, hasPreviousPage: false })
+    // A cursor is bound to its endpoint's list.
+    const foreign = await app.graphql(
+      `query($id: ID!, $cursor: String) { webhookEndpointDeliveries(endpointId: $id, first: 1, after: $cursor) { totalCount } }`,
+      { id: other.id, cursor: last.pageInfo.endCursor },
+      key,
+    )
+    expect(foreign.body.errors[0].extensions.code).toBe('invalid_cursor')
+    const stranger = await account()
+    const hidden = await app.request('GET', `/v1/webhook_endpoints/${created.id}/deliveries`, { key: stranger })
+    expect(hidden.status).toBe(404)
+    expect(hidden.body.error).toMatchObject({ code: 'webhook_endpoint_not_found', param: 'endpointId' })
+  })
 })

@@ -164,4 +164,39 @@ describe('webhook endpoints', () => {
     const endpoint = await prisma.webhookEndpoint.findUniqueOrThrow({ where: { id: created.body.data.id } })
     expect(decryptSecret(endpoint.secret)).toBe(rotatedSecret)
   })
+
+  test('the endpoints list pages both ways and counts over GraphQL; REST pages with limit and before', async () => {
+    const key = await account()
+    const created: string[] = []
+    for (let index = 0; index < 3; index += 1) created.push((await ok('POST', '/v1/webhook_endpoints', key, { url: `http://127.0.0.1:9/${index}`, events: ['*'] })).id)
+    const newestFirst = [...created].reverse()
+    const page = async (arguments_: string) => {
+      const response = await app.graphql(`{ webhookEndpoints(${arguments_}) { totalCount edges { node { id } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }`, {}, key)
+      expect(response.body.errors, arguments_).toBeUndefined()
+      return response.body.data.webhookEndpoints
+    }
+    const first = await page('first: 2')
+    expect(first.totalCount).toBe(3)
+    expect(first.edges.map((edge: { node: { id: string } }) => edge.node.id)).toEqual(newestFirst.slice(0, 2))
+    expect(first.pageInfo).toMatchObject({ hasNextPage: true, hasPreviousPage: false })
+    const older = await page(`first: 2, after: "${first.pageInfo.endCursor}"`)
+    expect(older.edges.map((edge: { node: { id: string } }) => edge.node.id)).toEqual(newestFirst.slice(2))
+    expect(older.pageInfo).toMatchObject({ hasNextPage: false, hasPreviousPage: true })
+    // Backward from the oldest: the two before it, in list order.
+    const back = await page(`last: 2, before: "${older.pageInfo.startCursor}"`)
+    expect(back.edges.map((edge: { node: { id: string } }) => edge.node.id)).toEqual(newestFirst.slice(0, 2))
+    expect(back.pageInfo).toMatchObject({ hasNextPage: true, hasPreviousPage: false })
+    expect((await page('last: 1')).edges.map((edge: { node: { id: string } }) => edge.node.id)).toEqual([created[0]])
+    const bad = await app.graphql('{ webhookEndpoints(first: 1, last: 1) { totalCount } }', {}, key)
+    expect(bad.body.errors[0].extensions.code).toBe('validation_error')
+
+    const restFirst = await ok('GET', '/v1/webhook_endpoints?limit=2', key)
+    expect(restFirst.items.map((item: { id: string }) => item.id)).toEqual(newestFirst.slice(0, 2))
+    expect(restFirst.hasMore).toBe(true)
+    const restNext = await ok('GET', `/v1/webhook_endpoints?limit=2&before=${encodeURIComponent(restFirst.nextCursor)}`, key)
+    expect(restNext).toEqual({ items: [expect.objectContaining({ id: created[0] })], hasMore: false, nextCursor: null })
+    // A cursor of one account's list is refused by another's.
+    const other = await account()
+    await refused('GET', `/v1/webhook_endpoints?before=${encodeURIComponent(restFirst.nextCursor)}`, other, undefined, 400, 'invalid_cursor')
+  })
 })

@@ -2,16 +2,16 @@ import { eventTypes } from '../../events/eventTypes'
 import { createWebhookEndpoint } from '../../webhooks/createWebhookEndpoint'
 import { deleteWebhookEndpoint } from '../../webhooks/deleteWebhookEndpoint'
 import { getWebhookEndpoint } from '../../webhooks/getWebhookEndpoint'
-import { listWebhookAttempts } from '../../webhooks/listWebhookAttempts'
-import { listWebhookEndpoints } from '../../webhooks/listWebhookEndpoints'
 import { redeliverEvent, type Redelivery } from '../../webhooks/redeliverEvent'
 import { rotateWebhookEndpointSecret } from '../../webhooks/rotateWebhookEndpointSecret'
 import { updateWebhookEndpoint } from '../../webhooks/updateWebhookEndpoint'
+import { webhookAttemptList } from '../../webhooks/webhookAttemptList'
+import { webhookEndpointList } from '../../webhooks/webhookEndpointList'
 import { webhookEndpointLimits } from '../../webhooks/webhookEndpointRules'
 import type { WebhookEndpointView } from '../../webhooks/WebhookEndpointView'
 import { builder } from '../builder'
-import { resolveConnection } from '../connections'
-import { forwardConnectionArgs } from '../forwardConnectionArgs'
+import { countConnection, readOrder, resolveRecordConnection, totalCountDescription } from '../connections'
+import { pageArguments } from '../pageArguments'
 import { requireCaller } from '../GraphQLContext'
 
 const WebhookEndpointStatusEnum = builder.enumType('WebhookEndpointStatus', { values: ['enabled', 'disabled'] as const })
@@ -36,7 +36,10 @@ export const WebhookEndpointNode = builder.prismaNode('WebhookEndpoint', {
   }),
 })
 
-export const WebhookEndpointConnection = builder.connectionObject({ type: WebhookEndpointNode, name: 'WebhookEndpointConnection' }, { name: 'WebhookEndpointEdge' })
+export const WebhookEndpointConnection = builder.connectionObject(
+  { type: WebhookEndpointNode, name: 'WebhookEndpointConnection', fields: (t) => ({ totalCount: t.int({ description: totalCountDescription, resolve: countConnection }) }) },
+  { name: 'WebhookEndpointEdge' },
+)
 
 export const WebhookAttemptNode = builder.prismaNode('WebhookAttempt', {
   id: { field: 'id' },
@@ -54,7 +57,10 @@ export const WebhookAttemptNode = builder.prismaNode('WebhookAttempt', {
   }),
 })
 
-export const WebhookAttemptConnection = builder.connectionObject({ type: WebhookAttemptNode, name: 'WebhookAttemptConnection' }, { name: 'WebhookAttemptEdge' })
+export const WebhookAttemptConnection = builder.connectionObject(
+  { type: WebhookAttemptNode, name: 'WebhookAttemptConnection', fields: (t) => ({ totalCount: t.int({ description: totalCountDescription, resolve: countConnection }) }) },
+  { name: 'WebhookAttemptEdge' },
+)
 
 const DeletedWebhookEndpoint = builder.objectRef<{ id: string; deleted: true }>('DeletedWebhookEndpoint').implement({
   fields: (t) => ({ id: t.exposeID('id'), deleted: t.exposeBoolean('deleted') }),
@@ -78,16 +84,23 @@ builder.queryFields((t) => ({
     type: WebhookEndpointConnection,
     description: 'Webhook endpoints, newest first (first: 1 to 500, default 100).',
     scopes: ['read'],
-    args: forwardConnectionArgs,
-    resolve: (_root, args, context) => resolveConnection(context, 'webhookEndpoints', args, (domain, page) => listWebhookEndpoints(domain, page)),
+    args: pageArguments,
+    resolve: (_root, args, context, info) =>
+      resolveRecordConnection(context, info, { list: 'webhookEndpoints', definition: webhookEndpointList, filter: {}, order: readOrder<'createdAt'>(null), args }),
   }),
   webhookEndpointDeliveries: t.field({
     type: WebhookAttemptConnection,
     description: 'Every delivery attempt to one endpoint, newest first (first: 1 to 500, default 100).',
     scopes: ['read'],
-    args: { ...forwardConnectionArgs, endpointId: t.arg.id({ required: true }) },
-    resolve: (_root, args, context) =>
-      resolveConnection(context, `webhookAttempts:${String(args.endpointId)}`, args, (domain, page) => listWebhookAttempts(domain, String(args.endpointId), page)),
+    args: { ...pageArguments, endpointId: t.arg.id({ required: true }) },
+    resolve: (_root, args, context, info) =>
+      resolveRecordConnection(context, info, {
+        list: 'webhookAttempts',
+        definition: webhookAttemptList,
+        filter: { endpointId: String(args.endpointId) },
+        order: readOrder<'createdAt'>(null),
+        args,
+      }),
   }),
 }))
 
