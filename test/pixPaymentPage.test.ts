@@ -121,14 +121,15 @@ describe('the payer\'s PIX page', () => {
     expect((await page.inputValue('[data-testid="pix-payload"]')).trim()).toBe(session.payment.pixCopiaECola)
     await page.screenshot({ path: `${process.env.PIX_PAGE_SCREENSHOTS ?? '/tmp'}/pix-page-pt-BR-open.png`, fullPage: true })
 
-    // An underpayment shows what arrived once the page is loaded again; the rest flips it to paid.
-    await psp.control('POST', `/cob/${session.payment.txid}/pay`, { amount: '9.90' })
+    // An underpayment (a payer's bank breaking the cob's fixed amount, which the simulator does only
+    // when told) shows what arrived once the page is loaded again; the rest flips it to paid.
+    await psp.control('POST', `/cob/${session.payment.txid}/pay`, { amount: '9.90', nonconforming: true })
     await expect.poll(async () => (await ok('GET', `/v1/checkout/sessions/${session.id}`)).payment.amountReceived, { timeout: 20_000 }).toBe('9.90')
     await page.reload()
     expect((await page.textContent('[data-testid="pix-received"]'))?.replace(/\u00a0/g, ' ')).toBe('Recebido até agora: R$ 9,90. Pague o restante com o mesmo código.')
     expect(await page.getAttribute('[data-testid="status"]', 'data-status')).toBe('open')
     await markDocument(page)
-    await psp.control('POST', `/cob/${session.payment.txid}/pay`, { amount: '40.00' })
+    await psp.control('POST', `/cob/${session.payment.txid}/pay`, { amount: '40.00', nonconforming: true })
     await page.waitForSelector('[data-testid="status"][data-status="paid"]', { timeout: 30_000 })
     expect(await stillSameDocument(page)).toBe(true)
     expect(await page.textContent('[data-testid="status"]')).toBe('Pago — obrigado')

@@ -137,15 +137,17 @@ describe('charges and settlement', () => {
   })
 
   test('underpayment settles nothing and shows; the rest settles it; overpayment settles and is recorded', async () => {
+    // A cob's amount is fixed (modalidadeAlteracao 0), so a conforming payer's bank pays it exactly,
+    // once (see test/pixSimulatorStrictness.test.ts); these payments are a bank breaking that rule.
     const { session } = await brlSession('30.00')
-    await psp.control('POST', `/cob/${session.payment.txid}/pay`, { amount: '10.00' })
+    await psp.control('POST', `/cob/${session.payment.txid}/pay`, { amount: '10.00', nonconforming: true })
     const under = await waitFor(() => sessionOf(session.id), (value) => value.payment.amountReceived === '10.00')
     expect(under.status).toBe('open')
-    await psp.control('POST', `/cob/${session.payment.txid}/pay`, { amount: '20.00' })
+    await psp.control('POST', `/cob/${session.payment.txid}/pay`, { amount: '20.00', nonconforming: true })
     expect((await waitFor(() => sessionOf(session.id), (value) => value.status === 'paid')).payment.amountReceived).toBe('30.00')
 
     const { session: over } = await brlSession('5.00')
-    await psp.control('POST', `/cob/${over.payment.txid}/pay`, { amount: '7.50' })
+    await psp.control('POST', `/cob/${over.payment.txid}/pay`, { amount: '7.50', nonconforming: true })
     const paid = await waitFor(() => sessionOf(over.id), (value) => value.status === 'paid')
     expect(paid.payment.amountReceived).toBe('7.50')
     const transactions = await pool.query('SELECT amount::text FROM "Transaction" WHERE "checkoutId" = $1', [over.id])

@@ -179,6 +179,8 @@ function putCob(state: SimulatorState, txid: string, body: unknown, request: Inc
   if (input.solicitacaoPagador !== undefined && (typeof input.solicitacaoPagador !== 'string' || input.solicitacaoPagador.length > 140)) {
     throw invalid('CobOperacaoInvalida', 'solicitacaoPagador is at most 140 characters', 'cob.solicitacaoPagador', 'tamanho inválido')
   }
+  const modalidadeAlteracao = valor?.modalidadeAlteracao ?? 0
+  if (modalidadeAlteracao !== 0 && modalidadeAlteracao !== 1) throw invalid('CobOperacaoInvalida', 'valor.modalidadeAlteracao must be 0 or 1', 'cob.valor.modalidadeAlteracao', 'valor inválido')
   if (input.devedor !== undefined) {
     const devedor = input.devedor as Record<string, unknown>
     const hasDocument = (typeof devedor?.cpf === 'string' && /^\d{11}$/.test(devedor.cpf)) || (typeof devedor?.cnpj === 'string' && /^[0-9A-Z]{14}$/.test(devedor.cnpj))
@@ -193,6 +195,7 @@ function putCob(state: SimulatorState, txid: string, body: unknown, request: Inc
     criacao: existing?.criacao ?? new Date(),
     expiracao: expiracao as number,
     valor: original,
+    modalidadeAlteracao,
     chave: input.chave,
     ...(input.devedor === undefined ? {} : { devedor: input.devedor }),
     ...(typeof input.solicitacaoPagador === 'string' ? { solicitacaoPagador: input.solicitacaoPagador } : {}),
@@ -234,7 +237,7 @@ function cobView(cob: SimulatedCob, state?: SimulatorState): unknown {
     location: cob.location,
     status: cob.status,
     ...(cob.devedor ? { devedor: cob.devedor } : {}),
-    valor: { original: cob.valor },
+    valor: { original: cob.valor, ...(cob.modalidadeAlteracao === 1 ? { modalidadeAlteracao: 1 } : {}) },
     chave: cob.chave,
     ...(cob.solicitacaoPagador ? { solicitacaoPagador: cob.solicitacaoPagador } : {}),
     pixCopiaECola: cob.pixCopiaECola,
@@ -286,7 +289,7 @@ function requestRefund(state: SimulatorState, pix: SimulatedPix, id: string, bod
   const cents = (text: string) => BigInt(text.replace('.', ''))
   const alreadyRefunded = pix.devolucoes.filter((refund) => refund.status !== 'NAO_REALIZADO').reduce((sum, refund) => sum + cents(refund.valor), 0n)
   if (alreadyRefunded + cents(input.valor) > cents(pix.valor)) {
-    throw new Problem(400, 'PixDevolucaoInvalida', 'Devolução inválida', 'A soma das devoluções excede o valor do Pix')
+    throw invalid('PixDevolucaoInvalida', 'A soma das devoluções excede o valor do Pix', 'valor', 'excede o valor do Pix')
   }
   const refund = {
     id,
@@ -311,13 +314,20 @@ function control(state: SimulatorState, method: string, path: string, body: unkn
     if (cob.criacao.getTime() + cob.expiracao * 1000 <= Date.now()) throw new Problem(400, 'CobOperacaoInvalida', 'Cobrança expirada', 'A cobrança expirou')
     const valor = typeof input.amount === 'string' ? input.amount : cob.valor
     if (!amountPattern.test(valor)) throw invalid('RequisicaoInvalida', 'amount must match \\d{1,10}\\.\\d{2}', 'amount', 'formato inválido')
+    // `nonconforming`: a payer's bank that breaks the rules below (pays another amount, or again), which
+    // the standard forbids; kept so that the service's handling of wrong amounts stays tested.
+    const nonconforming = input.nonconforming === true
+    if (!nonconforming && cob.modalidadeAlteracao === 0 && valor !== cob.valor) {
+      throw invalid('CobOperacaoInvalida', `valor.modalidadeAlteracao is 0: the payer must pay ${cob.valor}`, 'valor', 'não alterável pelo pagador')
+    }
     // `horario` (RFC 3339, in the past): a Pix the PSP lists late, with the time it was really made.
     const horario = typeof input.horario === 'string' ? new Date(input.horario) : new Date()
     if (Number.isNaN(horario.getTime()) || horario.getTime() > Date.now()) throw invalid('RequisicaoInvalida', 'horario must be an instant not in the future', 'horario', 'valor inválido')
     const pix: SimulatedPix = { endToEndId: createEndToEndId(horario), txid: cob.txid, valor, chave: cob.chave, horario, devolucoes: [] }
     state.pix.push(pix)
     const received = state.pix.filter((candidate) => candidate.txid === cob.txid).reduce((sum, candidate) => sum + Number(candidate.valor.replace('.', '')), 0)
-    if (received >= Number(cob.valor.replace('.', ''))) cob.status = 'CONCLUIDA'
+    // One payment concludes a cob; only a nonconforming payment of less leaves it payable.
+    if (!nonconforming || received >= Number(cob.valor.replace('.', ''))) cob.status = 'CONCLUIDA'
     if (input.callback !== false) void deliverCallback(state, cob.chave, { pix: [pixView(pix)] })
     if (input.authorize !== false) approveRecsPaidBy(state, cob.txid, input.callback !== false)
     return pixView(pix)

@@ -10,6 +10,8 @@ export interface SimulatedCob {
   criacao: Date
   expiracao: number
   valor: string
+  /** `valor.modalidadeAlteracao`: 0 (the default) the payer pays exactly `valor`, 1 the payer may change it. */
+  modalidadeAlteracao: 0 | 1
   chave: string
   devedor?: unknown
   solicitacaoPagador?: string
