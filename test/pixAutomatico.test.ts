@@ -250,6 +250,35 @@ describe('Pix Automático', () => {
     expect(await count('SELECT count(*) FROM "PixPayment" WHERE txid = $1', [second.payment.txid])).toBe(1)
   })
 
+  test('a recurring charge the PSP answers with an error holds back no other: reconciliation settles the rest, then it, once', async () => {
+    const account = await accountWithPsp()
+    const productId = (await account.use('GET', `/v1/subscriptions/${account.subscription.id}`)).productId
+    const other = await account.use('POST', '/v1/subscriptions', { customerId: account.customer.id, productId, paymentMethod: 'pix_auto' })
+    const subscriptions = [account.subscription.id, other.id]
+    const firstInvoices = (await pool.query('SELECT id FROM "Invoice" WHERE "subscriptionId" = ANY($1)', [subscriptions])).rows as { id: string }[]
+    for (const { id } of firstInvoices) await psp.control('POST', `/cob/${(await account.invoice(id)).payment.txid}/pay`)
+    await waitFor(() => count(`SELECT count(*) FROM "PixRecurrence" WHERE "subscriptionId" = ANY($1) AND status = 'APROVADA'`, [subscriptions]), (approved) => approved === 2)
+    await waitFor(() => count(`SELECT count(*) FROM "Invoice" WHERE "subscriptionId" = ANY($1) AND status = 'paid'`, [subscriptions]), (paid) => paid === 2)
+    await account.renew()
+    // The charge reconciliation would confirm first is the one the PSP fails on.
+    const charges = (await pool.query('SELECT txid, "invoiceId" FROM "PixRecurringCharge" c JOIN "Invoice" i ON i.id = c."invoiceId" WHERE i."subscriptionId" = ANY($1) ORDER BY c."updatedAt"', [subscriptions])).rows as { txid: string; invoiceId: string }[]
+    expect(charges).toHaveLength(2)
+    const [failing, healthy] = charges as [{ txid: string; invoiceId: string }, { txid: string; invoiceId: string }]
+    for (const { txid } of charges) await psp.control('POST', `/cobr/${txid}/pay`, { callback: false })
+    await psp.control('POST', `/cob/${failing.txid}/refuse`, { refuse: true })
+    try {
+      await runPixWork(app.application.services.database.prisma, { force: true })
+      expect((await account.invoice(healthy.invoiceId)).status).toBe('paid')
+      expect((await account.invoice(failing.invoiceId)).status).toBe('open')
+    } finally {
+      await psp.control('POST', `/cob/${failing.txid}/refuse`, { refuse: false })
+    }
+    await runPixWork(app.application.services.database.prisma, { force: true })
+    expect((await account.invoice(failing.invoiceId)).status).toBe('paid')
+    await runPixWork(app.application.services.database.prisma, { force: true })
+    for (const { invoiceId } of charges) expect(await account.transactions(invoiceId)).toEqual([{ status: 'succeeded', amount: '49.900000' }])
+  })
+
   test('callbacks that never came: reconciliation approves the recurrence and settles the cobr; canceling the subscription cancels the recurrence at the PSP', async () => {
     const account = await accountWithPsp()
     const [first] = await account.invoices()

@@ -120,6 +120,8 @@ async function handle(state: SimulatorState, request: IncomingMessage, response:
       return send(response, 204, undefined)
     }
   }
+  const recurringCharge = /^\/cobr\/([^/]+)/.exec(path)
+  if (recurringCharge && state.refusedCobs.has(decodeURIComponent(recurringCharge[1]!))) throw new Problem(500, 'ErroInterno', 'Erro interno', 'Falha ao processar a cobrança recorrente (simulada)')
   const automatic = handlePixAutomatico(state, method, path, url, body, request)
   if (automatic) return send(response, automatic.status, automatic.body)
   throw new Problem(404, 'NaoEncontrado', 'Não encontrado', `${method} ${path} não existe`)
@@ -339,7 +341,7 @@ function control(state: SimulatorState, method: string, path: string, body: unkn
     return cobView(cob, state)
   }
   if ((match = /^\/__control\/cob\/([^/]+)\/refuse$/.exec(path)) && method === 'POST') {
-    // `{"refuse": true}`: every call on this one txid (PUT, GET, PATCH) answers 500 until `{"refuse": false}`.
+    // `{"refuse": true}`: every call on this one txid (`/cob/{txid}`, `/cobr/{txid}…`) answers 500 until `{"refuse": false}`.
     const txid = decodeURIComponent(match[1]!)
     if (input.refuse === false) state.refusedCobs.delete(txid)
     else state.refusedCobs.add(txid)

@@ -113,7 +113,7 @@ export interface SimulatorState {
   /** API requests held unanswered by the `hang` outage right now. */
   hangingRequests: number
   callbacks: { url: string; body: unknown; status: number | null }[]
-  /** Txids whose every `/cob/{txid}` call answers 500 (set by the control): a PSP failing on one charge. */
+  /** Txids whose every `/cob/{txid}` or `/cobr/{txid}` call answers 500 (set by the control): a PSP failing on one charge. */
   refusedCobs: Set<string>
 }
 
