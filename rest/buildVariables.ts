@@ -1,4 +1,4 @@
-import { coerceInputValue, getNamedType, GraphQLEnumType, isNonNullType, type GraphQLInputType } from 'graphql'
+import { coerceInputValue, getNamedType, GraphQLEnumType, isInputObjectType, isListType, isNonNullType, type GraphQLInputType } from 'graphql'
 import { DomainError } from '../src/domain/DomainError'
 import { checkInputShape } from '../src/domain/checkInputShape'
 import type { CompiledRoute } from './compileRoutes'
@@ -47,11 +47,32 @@ export function buildVariables(
   for (const [name, type] of compiled.variableTypes) {
     const parameter = name === compiled.route.body ? '' : (givenBy.get(name) ?? name)
     if (raw[name] === undefined && !isNonNullType(type)) continue
+    requireTextIds(raw[name], type, parameter, [])
     variables[name] = coerceInputValue(raw[name], type, (path, _invalid, error) => {
       throw toValidationError(parameter, path, error.message)
     })
   }
   return variables
+}
+
+/**
+ * GraphQL's ID accepts a number and turns it into text; a REST body gives ids as strings (SPEC.md), so
+ * `"customerId": 12` is a validation error naming the field rather than a lookup of the customer "12".
+ */
+function requireTextIds(value: unknown, type: GraphQLInputType, parameter: string, path: (string | number)[]): void {
+  const inner = isNonNullType(type) ? type.ofType : type
+  if (isListType(inner)) {
+    if (Array.isArray(value)) value.forEach((item, index) => requireTextIds(item, inner.ofType, parameter, [...path, index]))
+    else requireTextIds(value, inner.ofType, parameter, path)
+  } else if (isInputObjectType(inner)) {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return
+    for (const [field, definition] of Object.entries(inner.getFields())) {
+      if (field in value) requireTextIds((value as Record<string, unknown>)[field], definition.type, parameter, [...path, field])
+    }
+  } else if (inner.name === 'ID' && typeof value === 'number') {
+    const { param } = toValidationError(parameter, path, '')
+    throw new DomainError('validation_error', `${param} must be a string`, { param })
+  }
 }
 
 function decodePathSegment(segment: string, name: string): string {

@@ -114,11 +114,14 @@ describe('filters and id inputs', () => {
     expect(typeof checked.entitlementCheck.allowed).toBe('boolean')
     expect(typeof checked.accessCheck.allowed).toBe('boolean')
 
-    // REST reads the same ids from JSON strings; a number is read as GraphQL reads an ID (its digits),
-    // which names no customer: a clear 404, never a 500.
+    // REST reads the same ids from JSON strings; a number where an id belongs is a 400 naming the field
+    // (GraphQL's ID would have read its digits as the id "12").
     await ok('POST', '/v1/subscriptions', { customerId: customer.id, productId: product.id })
-    const unknown = await app.request('POST', '/v1/subscriptions', { key, body: { customerId: 12, productId: product.id }, idempotencyKey: randomUUID() })
-    expect(unknown.status).toBe(404)
-    expect(unknown.body.error).toMatchObject({ code: 'customer_not_found' })
+    const numeric = await app.request('POST', '/v1/subscriptions', { key, body: { customerId: 12, productId: product.id }, idempotencyKey: randomUUID() })
+    expect(numeric.status).toBe(400)
+    expect(numeric.body.error).toMatchObject({ code: 'validation_error', param: 'customerId' })
+    const nested = await app.request('POST', '/v1/products', { key, body: { name: 'Numbers', type: 'metered', defaultPrice: { amount: '1', currency: 'BRL', model: 'credits', meterId: 7 } }, idempotencyKey: randomUUID() })
+    expect(nested.status).toBe(400)
+    expect(nested.body.error).toMatchObject({ code: 'validation_error', param: 'defaultPrice.meterId' })
   })
 })
