@@ -63,6 +63,9 @@ describe('metrics', () => {
     await subscribe(heavy.id, monthly.id, true)
     await subscribe(payer.id, yearly.id, true)
     await subscribe(late.id, monthly.id, false)
+    // A plan billed by usage has no monthly fee: its unit price is not recurring revenue.
+    const byUse = await ok('POST', '/v1/products', { name: 'By use', type: 'subscription', defaultPrice: { amount: '0.5', currency: 'USDC', model: 'metered', usageBillingMode: 'subscription', meterId: meter.id } })
+    await ok('POST', '/v1/subscriptions', { customerId: light.id, productId: byUse.id })
 
     const now = new Date()
     const today = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()))
@@ -82,8 +85,8 @@ describe('metrics', () => {
     expect(metrics.mrr).toBe('18.333333')
     expect(metrics.arr).toBe('220.000000')
     const byStatus = Object.fromEntries(metrics.subscriptionsByStatus.map((entry: { status: string; count: number }) => [entry.status, entry.count]))
-    expect(byStatus).toEqual({ active: 2, canceled: 0, past_due: 0, paused: 0, trialing: 1 })
-    expect(metrics.subscriptionMovements.at(-1)).toEqual({ start: today.toISOString(), created: 3, canceled: 0 })
+    expect(byStatus).toEqual({ active: 3, canceled: 0, past_due: 0, paused: 0, trialing: 1 })
+    expect(metrics.subscriptionMovements.at(-1)).toEqual({ start: today.toISOString(), created: 4, canceled: 0 })
     expect(metrics.usage.map((point: { quantity: string }) => point.quantity)).toEqual(['0', '0', '10'])
     expect(metrics.customerUsage.map((point: { quantity: string }) => point.quantity)).toEqual(['0', '0', '6'])
     expect(metrics.byUsage).toEqual([

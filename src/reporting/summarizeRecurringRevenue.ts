@@ -20,7 +20,8 @@ export async function summarizeRecurringRevenue(context: DomainContext, currency
       FROM "Subscription" subscription
       JOIN "Price" price ON price.id = subscription."priceId"
       CROSS JOIN LATERAL (SELECT min(invoice."paidAt") AS at FROM "Invoice" invoice WHERE invoice."subscriptionId" = subscription.id AND invoice.status = 'paid') started
-      WHERE subscription."accountId" = ${context.account.id} AND price.currency = ${currency}::"Currency" AND subscription.status <> 'paused'
+      WHERE subscription."accountId" = ${context.account.id} AND price.currency = ${currency}::"Currency" AND price.model = 'subscription'
+        AND subscription.status <> 'paused'
         AND subscription."createdAt" < ${range.to} AND (subscription."canceledAt" IS NULL OR subscription."canceledAt" > ${range.from})
         AND started.at IS NOT NULL)
     SELECT buckets.start,
