@@ -126,7 +126,7 @@ describe('the payer\'s PIX page', () => {
     await psp.control('POST', `/cob/${session.payment.txid}/pay`, { amount: '9.90', nonconforming: true })
     await expect.poll(async () => (await ok('GET', `/v1/checkout/sessions/${session.id}`)).payment.amountReceived, { timeout: 20_000 }).toBe('9.90')
     await page.reload()
-    expect((await page.textContent('[data-testid="pix-received"]'))?.replace(/\u00a0/g, ' ')).toBe('Recebido até agora: R$ 9,90. Pague o restante com o mesmo código.')
+    expect((await page.textContent('[data-testid="pix-received"]'))?.replace(/\u00a0/g, ' ')).toBe('Recebido até agora: R$ 9,90, menos do que o valor devido; fale com o vendedor sobre o restante.')
     expect(await page.getAttribute('[data-testid="status"]', 'data-status')).toBe('open')
     await markDocument(page)
     await psp.control('POST', `/cob/${session.payment.txid}/pay`, { amount: '40.00', nonconforming: true })
