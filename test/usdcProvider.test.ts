@@ -36,6 +36,7 @@ describe('configuring the USDC provider', () => {
     const cases: [Record<string, unknown>, string][] = [
       [{ chainId: 1 }, 'chainId'],
       [{ token: fundedAccount(3).address }, 'token'],
+      [{ token: await chain.deployToken(18) }, 'token'],
       [{ token: 'not-an-address' }, 'token'],
       [{ xpub: 'xpub-nonsense' }, 'xpub'],
       [{ xpub: merchantWallet().privateExtendedKey }, 'xpub'],

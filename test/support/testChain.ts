@@ -3,7 +3,7 @@ import { mnemonicToAccount } from 'viem/accounts'
 import { foundry } from 'viem/chains'
 import { HDKey } from '@scure/bip32'
 import { mnemonicToSeedSync } from '@scure/bip39'
-import { testUsdcAbi, testUsdcBytecode } from './contracts/testUsdcArtifact'
+import { testEighteenDecimalsBytecode, testUsdcAbi, testUsdcBytecode } from './contracts/testUsdcArtifact'
 import { startAnvil, type Anvil } from './startAnvil'
 
 // A local chain for a test file: anvil, a deployed 6-decimal token, and the moves a test needs
@@ -35,7 +35,8 @@ export interface TestChain {
   chainId: number
   publicClient: ReturnType<typeof createPublicClient>
   testClient: ReturnType<typeof createTestClient>
-  deployToken(): Promise<Address>
+  /** The 6-decimal test USDC, or an ordinary 18-decimal ERC-20 (which a USDC provider must refuse). */
+  deployToken(decimals?: 6 | 18): Promise<Address>
   mint(token: Address, to: Address, units: bigint): Promise<void>
   /** A transfer from funded account `fromIndex`, mined in its own block; returns the transaction hash. */
   transfer(token: Address, fromIndex: number, to: Address, units: bigint): Promise<Hex>
@@ -64,8 +65,8 @@ export async function startTestChain(): Promise<TestChain> {
     chainId: foundry.id,
     publicClient,
     testClient,
-    async deployToken() {
-      const hash = await wallet(0).deployContract({ abi: testUsdcAbi, bytecode: testUsdcBytecode })
+    async deployToken(decimals = 6) {
+      const hash = await wallet(0).deployContract({ abi: testUsdcAbi, bytecode: decimals === 6 ? testUsdcBytecode : testEighteenDecimalsBytecode })
       const receipt = await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 20 })
       return getAddress(receipt.contractAddress!)
     },

@@ -15,3 +15,8 @@ contract TestUsdc is ERC20 {
         _mint(to, amount);
     }
 }
+
+/// An ordinary 18-decimal ERC-20 (OpenZeppelin's default), which a USDC provider must refuse.
+contract TestEighteenDecimals is ERC20 {
+    constructor() ERC20("Test Ether Token", "TET") {}
+}
