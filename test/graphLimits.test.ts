@@ -2,6 +2,9 @@ import { randomBytes } from 'node:crypto'
 import { connect, type Socket } from 'node:net'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { createApiKey } from '../src/accounts/createApiKey'
+import { createDatabaseClient } from '../src/database/createDatabaseClient'
+import { systemClock } from '../src/domain/DomainContext'
 import { spawnServer, type ServerProcess } from './support/spawnServer'
 import { startTestApplication, type TestApplication } from './support/startTestApplication'
 import { createTestDatabase } from './support/testDatabase'
@@ -139,6 +142,8 @@ describe('a response is bounded in bytes (a real server with the 256 MB heap of 
   let server: ServerProcess
   const key = `bk_test_${randomBytes(16).toString('hex')}`
   let databaseUrl: string
+  /** Keys of two more accounts, each with the 9 customers the largest answer reads. */
+  const otherKeys: string[] = []
 
   beforeAll(async () => {
     databaseUrl = await createTestDatabase()
@@ -147,25 +152,35 @@ describe('a response is bounded in bytes (a real server with the 256 MB heap of 
       BILLING_BOOTSTRAP_KEY: key,
       RATE_LIMIT_PER_SECOND: '0',
       BILLING_INTERVAL_SECONDS: '0',
+      // Room for two of the largest answers (about 14.6 MB each), and an account's share for one.
+      GRAPHQL_MAX_RESPONSE_BYTES_IN_FLIGHT: '32000000',
       NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --max-old-space-size=256`,
     })
+    const database = createDatabaseClient(databaseUrl, { maxConnections: 1 })
+    try {
+      for (const accountName of ['second', 'third']) otherKeys.push((await createApiKey(database.prisma, systemClock, { accountName })).key)
+    } finally {
+      await database.close()
+    }
     // 100 customers with 100 usage events each, every event with ~16 KB of metadata (what the
     // contract allows: 50 keys of 500 characters would be 25 KB), written with SQL.
     const client = new pg.Client({ connectionString: databaseUrl })
     await client.connect()
     try {
-      const { rows } = await client.query(`SELECT id FROM "Account" WHERE name = 'default'`)
-      const accountId = rows[0].id as string
-      await client.query(`INSERT INTO "Meter" (id, "accountId", name, slug, aggregation, unit, "resetPeriod", "createdAt") VALUES ('mtr_big', $1, 'Big', 'big', 'sum', 'request', 'never', now())`, [accountId])
-      await client.query(`INSERT INTO "Customer" (id, "accountId", name, "createdAt", "updatedAt") SELECT 'cus_big' || g, $1, 'big ' || g, now(), now() FROM generate_series(1, 100) g`, [accountId])
-      await client.query(
-        `INSERT INTO "UsageEvent" (id, "accountId", "customerId", "meterId", quantity, "idempotencyKey", fingerprint, metadata, "createdAt")
-         SELECT 'evt_big' || c || '_' || e, $1, 'cus_big' || c, 'mtr_big', 1, 'big-' || c || '-' || e, 'f',
-           (SELECT jsonb_object_agg('k' || k, repeat(md5(c || '-' || e || '-' || k), 15)) FROM generate_series(1, 33) k),
-           now() - e * interval '1 second'
-         FROM generate_series(1, 100) c, generate_series(1, 100) e`,
-        [accountId],
-      )
+      for (const [name, customers] of [['default', 100], ['second', 9], ['third', 9]] as const) {
+        const { rows } = await client.query(`SELECT id FROM "Account" WHERE name = $1`, [name])
+        const accountId = rows[0].id as string
+        await client.query(`INSERT INTO "Meter" (id, "accountId", name, slug, aggregation, unit, "resetPeriod", "createdAt") VALUES ('mtr_big' || $2, $1, 'Big', 'big', 'sum', 'request', 'never', now())`, [accountId, name])
+        await client.query(`INSERT INTO "Customer" (id, "accountId", name, "createdAt", "updatedAt") SELECT 'cus_big' || $3 || g, $1, 'big ' || g, now(), now() FROM generate_series(1, $2::int) g`, [accountId, customers, name])
+        await client.query(
+          `INSERT INTO "UsageEvent" (id, "accountId", "customerId", "meterId", quantity, "idempotencyKey", fingerprint, metadata, "createdAt")
+           SELECT 'evt_big' || $3 || c || '_' || e, $1, 'cus_big' || $3 || c, 'mtr_big' || $3, 1, 'big-' || c || '-' || e, 'f',
+             (SELECT jsonb_object_agg('k' || k, repeat(md5(c || '-' || e || '-' || k), 15)) FROM generate_series(1, 33) k),
+             now() - e * interval '1 second'
+           FROM generate_series(1, $2::int) c, generate_series(1, 100) e`,
+          [accountId, customers, name],
+        )
+      }
     } finally {
       await client.end()
     }
@@ -174,10 +189,10 @@ describe('a response is bounded in bytes (a real server with the 256 MB heap of 
     await server?.stop('SIGKILL')
   })
 
-  async function postGraphQL(query: string): Promise<{ status: number; body: { errors?: { message: string; extensions?: { code?: string } }[]; data?: any } }> { // eslint-disable-line @typescript-eslint/no-explicit-any -- response JSON
+  async function postGraphQL(query: string, callerKey = key): Promise<{ status: number; body: { errors?: { message: string; extensions?: { code?: string } }[]; data?: any } }> { // eslint-disable-line @typescript-eslint/no-explicit-any -- response JSON
     const response = await fetch(`${server.baseUrl}/graphql`, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${key}` },
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${callerKey}` },
       body: JSON.stringify({ query }),
     })
     return { status: response.status, body: (await response.json()) as never }
@@ -210,10 +225,10 @@ describe('a response is bounded in bytes (a real server with the 256 MB heap of 
   const largest = '{ customers(first: 9) { edges { node { id usageEvents(first: 100) { edges { node { id metadata } } } } } } }'
 
   /** Sends `largest` and stops reading once the answer begins: the server cannot finish sending it, so its bytes stay in flight. */
-  function stallOnLargest(): Promise<{ socket: Socket; statusLine: string }> {
+  function stallOnLargest(callerKey = key): Promise<{ socket: Socket; statusLine: string }> {
     const body = JSON.stringify({ query: largest })
     const socket = connect(server.port, '127.0.0.1')
-    socket.write(`POST /graphql HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nAuthorization: Bearer ${key}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`)
+    socket.write(`POST /graphql HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nAuthorization: Bearer ${callerKey}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`)
     return new Promise((resolve, reject) => {
       socket.once('error', reject)
       socket.once('data', (chunk: Buffer) => {
@@ -223,17 +238,23 @@ describe('a response is bounded in bytes (a real server with the 256 MB heap of 
     })
   }
 
-  test('responses in flight are bounded together: past 48 MB a 503 unavailable with Retry-After, the bytes come back when a response is finished', async () => {
-    // Three unread answers hold about 44 MB: a fourth does not fit beside them.
-    const stalled = [await stallOnLargest(), await stallOnLargest(), await stallOnLargest()]
-    expect(stalled.map((answer) => answer.statusLine)).toEqual(Array(3).fill('HTTP/1.1 200 OK'))
-    const refused = await fetch(`${server.baseUrl}/graphql`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${key}` }, body: JSON.stringify({ query: largest }) })
-    expect(refused.status).toBe(503)
-    expect(refused.headers.get('retry-after')).toBe('1')
-    const refusal = (await refused.json()) as { errors: { message: string; extensions: { code: string } }[] }
-    expect(refusal.errors[0]).toMatchObject({ message: expect.stringMatching(/too many large responses/), extensions: { code: 'unavailable' } })
+  test('responses in flight are bounded together, an account to half of them: past either a 503 unavailable with Retry-After; the bytes come back when a response is finished', async () => {
+    const refusedWith = async (callerKey: string) => {
+      const refused = await fetch(`${server.baseUrl}/graphql`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${callerKey}` }, body: JSON.stringify({ query: largest }) })
+      expect(refused.status).toBe(503)
+      expect(refused.headers.get('retry-after')).toBe('1')
+      const refusal = (await refused.json()) as { errors: { message: string; extensions: { code: string } }[] }
+      expect(refusal.errors[0]).toMatchObject({ message: expect.stringMatching(/too many large responses/), extensions: { code: 'unavailable' } })
+    }
+    // One unread answer of the first account holds its share (16 of 32 MB): its second does not fit.
+    const stalled = [await stallOnLargest()]
+    await refusedWith(key)
+    // Another account finds the other half; a third one then finds none.
+    stalled.push(await stallOnLargest(otherKeys[0]))
+    expect(stalled.map((answer) => answer.statusLine)).toEqual(Array(2).fill('HTTP/1.1 200 OK'))
+    await refusedWith(otherKeys[1]!)
     // A small answer still passes meanwhile: only bytes are counted, not requests.
-    expect((await postGraphQL('{ customers(first: 3) { edges { node { id } } } }')).body.errors).toBeUndefined()
+    expect((await postGraphQL('{ customers(first: 3) { edges { node { id } } } }', otherKeys[1])).body.errors).toBeUndefined()
 
     for (const { socket } of stalled) socket.destroy()
     // Once their connections are gone their bytes are given back, and the largest answer runs again.

@@ -35,11 +35,12 @@ export function chargeResponse(context: GraphQLContext, bytes: number): void {
     throw new DomainError('validation_error', 'This response would be too large: ask for smaller pages, fewer nested lists or leave out metadata', { param: 'first' })
   }
   const inFlight = context.services.responseBytesInFlight
-  if (!inFlight.tryTake(bytes)) {
+  const holder = context.caller?.account.id ?? 'no account'
+  if (!inFlight.tryTake(bytes, holder)) {
     throw new DomainError('unavailable', 'The server is building too many large responses at once; retry after the time in Retry-After', { details: { retryAfterSeconds: 1 } })
   }
   // Outside an HTTP request (or after its client left) nothing is left to send: the bytes come back now.
-  if (!whenRequestFinishes(() => inFlight.give(bytes))) inFlight.give(bytes)
+  if (!whenRequestFinishes(() => inFlight.give(bytes, holder))) inFlight.give(bytes, holder)
   context.responseBytesLeft -= bytes
 }
 
