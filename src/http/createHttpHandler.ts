@@ -50,7 +50,16 @@ export function createHttpHandler(routes: HttpRoutes): (request: IncomingMessage
     runInRequestScope(
       requestId,
       () => {
-        response.once('close', currentRequestFinish())
+        // What the request holds is given back when its response closes, or its socket does: a
+        // pipelined request whose response is still queued when the client leaves never sees its
+        // response close. The finish runs once, whichever comes first.
+        const finish = currentRequestFinish()
+        const socket = request.socket
+        socket.once('close', finish)
+        response.once('close', () => {
+          socket.removeListener('close', finish)
+          finish()
+        })
         admitKeyless(routes.services, request, clientAddress)
           .then((refusal) => {
             if (!refusal) return dispatch(routes, request, response, requestId, scope)
