@@ -155,4 +155,41 @@ describe('USDC refunds', () => {
     // The session's own payment still holds what it bought.
     expect((await ok('GET', `/v1/customers/${customerId}/credits?currency=USDC`)).balance).toBe('2.000000')
   })
+
+  it('a payment completed by one overpaying transfer is refunded to its sender; excess from two senders is refunded to each', async () => {
+    const { ok, customerId } = merchant
+    const prisma = app.application.services.database.prisma
+    const otherPayer = fundedAccount(7).address
+    await chain.mint(token, otherPayer, 10_000_000n)
+    // One transfer of 3 for 2 due: the payment records no transfer of its own (the excess does).
+    const session = await ok('POST', '/v1/checkout/sessions', { mode: 'credits', customerId, amount: '2', currency: 'USDC' })
+    await chain.transfer(token, 6, session.payment.address, 3_000_000n)
+    // Two more senders' money to the paid session, in one step: one transaction each.
+    await chain.mine(3)
+    await step()
+    await chain.transfer(token, 7, session.payment.address, 400_000n)
+    await chain.transfer(token, 6, session.payment.address, 100_000n)
+    await chain.mine(3)
+    await step()
+    const paid = await prisma.transaction.findUniqueOrThrow({ where: { checkoutId: session.id } })
+    expect(paid.amount.toFixed(6)).toBe('2.000000')
+    const deposit = await prisma.usdcDepositAddress.findUniqueOrThrow({ where: { checkoutSessionId: session.id } })
+    const holders = (await prisma.usdcTransfer.findMany({ where: { depositAddressId: deposit.id } })).map((transfer) => transfer.transactionId!)
+    const excess = await prisma.transaction.findMany({ where: { id: { in: holders }, checkoutId: null }, orderBy: { amount: 'asc' } })
+    expect(excess.map((transaction) => transaction.amount.toFixed(6))).toEqual(['0.100000', '0.400000', '1.000000'])
+
+    const from = await chain.blockNumber()
+    for (const transaction of [paid, ...excess]) {
+      const asked = await app.request('POST', `/v1/transactions/${transaction.id}/refund`, { key: merchant.key, body: {}, idempotencyKey: randomUUID() })
+      expect(asked.status, JSON.stringify(asked.body)).toBe(202)
+    }
+    await step()
+    await chain.mine(3)
+    await step()
+    for (const transaction of [paid, ...excess]) expect((await ok('GET', `/v1/transactions/${transaction.id}`)).status).toBe('refunded')
+    const toPayer = await chain.publicClient.getLogs({ address: token, event: transferEvent, args: { from: signer, to: payer }, fromBlock: from, toBlock: 'latest' })
+    const toOther = await chain.publicClient.getLogs({ address: token, event: transferEvent, args: { from: signer, to: otherPayer }, fromBlock: from, toBlock: 'latest' })
+    expect(toPayer.map((log) => log.args.value!).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))).toEqual([100_000n, 1_000_000n, 2_000_000n])
+    expect(toOther.map((log) => log.args.value)).toEqual([400_000n])
+  })
 })

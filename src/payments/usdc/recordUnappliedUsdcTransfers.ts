@@ -10,7 +10,7 @@ import { Prisma } from '../../generated/prisma/client'
  * transfer to a paid payable, a transfer to an expired or canceled session or a voided invoice, the
  * excess over what was due) becomes a succeeded transaction of its own, so that it is refundable
  * through POST /v1/transactions/{id}/refund like every payment (CONTRACT §9: the excess is
- * refundable); the refund goes to the sender of the first transfer it records. Once a payable is not
+ * refundable), one per sender, so that its refund goes back to whoever sent it. Once a payable is not
  * payable, a transfer no transaction records is wholly unapplied; only the transfer that completed a
  * payment carries part of it, which the settling caller passes as `completed` (the payment and the
  * part of the unrecorded transfers it took). The deposit row is locked, so two processes record it
@@ -36,19 +36,34 @@ export async function recordUnappliedUsdcTransfers(db: Transaction, depositAddre
       }))
     : await db.invoice.findUniqueOrThrow({ where: { id: deposit.invoiceId! } }).then((invoice) => ({ customerId: invoice.customerId, invoiceId: invoice.id, stillPayable: invoice.status === 'open' }))
   if (payable.stillPayable) return false
-  const ids = unapplied.map((transfer) => transfer.id)
-  const amount = unapplied.reduce((sum, transfer) => sum.plus(transfer.amount), new Prisma.Decimal(0)).minus(completed?.amount ?? 0)
-  if (amount.lessThanOrEqualTo(0)) {
-    // Exactly what completed the payment: that payment records them.
-    if (completed) await db.usdcTransfer.updateMany({ where: { id: { in: ids } }, data: { transactionId: completed.transactionId } })
-    return false
+  // One transaction per sender, so that each refund goes back to whoever sent that money. The part of
+  // the due that completed the payment came with the earliest unapplied transfer (the later ones were
+  // never needed), so it is taken from that sender's share.
+  const bySender = new Map<string, { ids: string[]; amount: Prisma.Decimal }>()
+  for (const transfer of unapplied) {
+    const sender = transfer.fromAddress.toLowerCase()
+    const share = bySender.get(sender) ?? { ids: [], amount: new Prisma.Decimal(0) }
+    share.ids.push(transfer.id)
+    share.amount = share.amount.plus(transfer.amount)
+    bySender.set(sender, share)
   }
-  const unappliedTransaction = await db.transaction.create({
-    data: { id: createId('Transaction'), accountId: account.id, customerId: payable.customerId, invoiceId: payable.invoiceId, status: 'succeeded', amount, currency: 'USDC', createdAt: context.clock.now() },
-  })
-  await db.usdcTransfer.updateMany({ where: { id: { in: ids } }, data: { transactionId: unappliedTransaction.id } })
-  await recordEvent(context, 'transaction.succeeded', unappliedTransaction)
-  return true
+  const completingShare = bySender.get(unapplied[0]!.fromAddress.toLowerCase())!
+  completingShare.amount = completingShare.amount.minus(completed?.amount ?? 0)
+  let recorded = false
+  for (const { ids, amount } of bySender.values()) {
+    if (amount.lessThanOrEqualTo(0)) {
+      // Exactly what completed the payment: that payment records them.
+      if (completed) await db.usdcTransfer.updateMany({ where: { id: { in: ids } }, data: { transactionId: completed.transactionId } })
+      continue
+    }
+    const unappliedTransaction = await db.transaction.create({
+      data: { id: createId('Transaction'), accountId: account.id, customerId: payable.customerId, invoiceId: payable.invoiceId, status: 'succeeded', amount, currency: 'USDC', createdAt: context.clock.now() },
+    })
+    await db.usdcTransfer.updateMany({ where: { id: { in: ids } }, data: { transactionId: unappliedTransaction.id } })
+    await recordEvent(context, 'transaction.succeeded', unappliedTransaction)
+    recorded = true
+  }
+  return recorded
 }
 
 /**

@@ -12,19 +12,25 @@ import type { Transaction } from '../../generated/prisma/client'
  * send that carries it out, `pending`, in the caller's transaction. Nothing touches the chain here:
  * the watcher loop signs, stores and broadcasts it after this commits (signUsdcSends), and the refund
  * counts once its receipt succeeded at the account's depth (confirmUsdcSends). The money goes back to
- * the payer of a pull, or to the sender of the first transfer the transaction records. False when no
- * USDC payment is behind the transaction.
+ * the payer of a pull, or to the sender of the first transfer the transaction records (for a payment
+ * that records none, the first sender to its payable's deposit address). False when no USDC payment is
+ * behind the transaction.
  */
 export async function requestUsdcRefund(context: DomainContext, paid: Transaction, amount: Decimal): Promise<boolean> {
   const { db, account } = context
   if (paid.currency !== 'USDC') return false
   const pull = await db.usdcSend.findFirst({ where: { accountId: account.id, kind: 'pull', transactionId: paid.id, status: 'succeeded' } })
   let recipient = pull?.fromAddress ?? undefined
+  const order = [{ blockNumber: 'asc' as const }, { transactionHash: 'asc' as const }, { logPosition: 'asc' as const }]
   if (!recipient) {
-    const first = await db.usdcTransfer.findFirst({
-      where: { accountId: account.id, transactionId: paid.id },
-      orderBy: [{ blockNumber: 'asc' }, { transactionHash: 'asc' }, { logPosition: 'asc' }],
-    })
+    const first = await db.usdcTransfer.findFirst({ where: { accountId: account.id, transactionId: paid.id }, orderBy: order })
+    recipient = first?.fromAddress
+  }
+  if (!recipient && (paid.checkoutId || paid.invoiceId)) {
+    // A payment completed by one transfer that also carried an excess records no transfer of its own
+    // (the transfer is recorded by the excess): its money came from the payable's deposit address.
+    const deposit = await db.usdcDepositAddress.findFirst({ where: paid.checkoutId ? { checkoutSessionId: paid.checkoutId } : { invoiceId: paid.invoiceId } })
+    const first = deposit ? await db.usdcTransfer.findFirst({ where: { depositAddressId: deposit.id, amount: { gt: 0 } }, orderBy: order }) : null
     recipient = first?.fromAddress
   }
   if (!recipient) return false
