@@ -178,9 +178,14 @@ describe('quantities', () => {
     const accepted = await post(variables('2.50000000000000000000'))
     expect(accepted.body.errors, JSON.stringify(accepted.body)).toBeUndefined()
     expect(accepted.body.data.recordUsageEvent.quantity).toBe(2.5)
-    // A string holding such digits is text, not a number.
+    // A string holding such digits is text, not a number, in a JSON body and in a form-encoded one.
     const texted = await post(variables(`3,"metadata":{"note":"1.0000000000000001"}`))
     expect(texted.body.errors, JSON.stringify(texted.body)).toBeUndefined()
+    const form = await app.request('POST', '/graphql', {
+      rawBody: new URLSearchParams({ query: '{ customers(first: 1) { totalCount } }', variables: '{"long":"12345678901234567890"}' }).toString(),
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    })
+    expect(form.body.errors?.[0]?.message ?? '', JSON.stringify(form.body)).not.toContain('significant digits')
 
     const literal = (quantity: string) =>
       `mutation { recordUsageEvent(input: {customerId: "${customer.id}", meterId: "${meter.id}", idempotencyKey: "${randomUUID()}", quantity: ${quantity}}) { quantity } }`

@@ -49,7 +49,8 @@ export function createYogaServer(services: Services, settings: GraphQLSettings =
       // Variables are parsed by JSON.parse, which rounds a number of more than 15 significant digits;
       // only the raw body tells, so it is read before the parser runs (the body is already in memory,
       // bounded by maxBodyBytes).
-      if (!requestParser || request.method !== 'POST') return
+      // Only JSON bodies: in a form-encoded one, quotes are escaped and strings cannot be told from numbers.
+      if (!requestParser || request.method !== 'POST' || !/json/i.test(request.headers.get('content-type') ?? '')) return
       setRequestParser(async (incoming) => {
         const rounded = findRoundedNumber(await incoming.clone().text())
         if (rounded !== undefined) {
