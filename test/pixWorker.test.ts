@@ -36,10 +36,10 @@ interface Merchant {
   ok(method: string, path: string, body?: unknown): Promise<any> // eslint-disable-line @typescript-eslint/no-explicit-any -- response JSON read freely
 }
 
-async function merchant(mode: 'live' | 'test'): Promise<Merchant> {
+async function merchant(mode: 'live' | 'test', provider: PixSimulatorProcess = psp): Promise<Merchant> {
   const name = `pix-worker-${mode}-${randomUUID().slice(0, 8)}`
   const key = await app.createKey({ account: name, mode })
-  const configured = await app.graphql(configure, { input: { apiUrl: psp.apiUrl, clientId: 'sim-client', clientSecret: 'sim-secret', pixKey: `${name}@example.com.br` } }, key)
+  const configured = await app.graphql(configure, { input: { apiUrl: provider.apiUrl, clientId: 'sim-client', clientSecret: 'sim-secret', pixKey: `${name}@example.com.br` } }, key)
   expect(configured.body.errors, JSON.stringify(configured.body)).toBeUndefined()
   const ok = async (method: string, path: string, body?: unknown) => {
     const response = await app.request(method, path, { key, ...(body === undefined ? {} : { body }), idempotencyKey: randomUUID() })
@@ -122,6 +122,30 @@ describe('worker batches', () => {
     await runPixWork(prisma())
     expect(await count(`SELECT count(*) FROM "PixCharge" WHERE txid = ANY($1) AND status = 'removed'`, [stuck.map((session) => session.payment.txid)])).toBe(50)
   }, 180_000)
+})
+
+describe('a PSP that hangs', () => {
+  test("ends its own account's pass at its first call (one timeout, not one per item); another account is charged in the same pass", async () => {
+    const hanging = await startPixSimulator()
+    try {
+      const stalled = await merchant('live', hanging)
+      const stalledInvoices = await manualInvoices(stalled, 3, '23.00')
+      const healthy = await merchant('live')
+      const [waiting] = await manualInvoices(healthy, 1, '23.00')
+      await hanging.control('POST', '/outage', { mode: 'hang' })
+      await runPixWork(prisma(), { force: true })
+      expect(await chargedInvoices([waiting!.id])).toBe(1)
+      // The pass of the hanging PSP's account ended with reconciliation: none of its invoices was tried.
+      expect(await chargedInvoices(stalledInvoices.map((invoice) => invoice.id))).toBe(0)
+      expect(await count('SELECT count(*) FROM "PixWorkAttempt" WHERE "accountId" = $1', [stalled.accountId])).toBe(0)
+      // Back up: the next pass does the work.
+      await hanging.control('POST', '/outage', { mode: 'none' })
+      await runPixWork(prisma(), { force: true })
+      expect(await chargedInvoices(stalledInvoices.map((invoice) => invoice.id))).toBe(3)
+    } finally {
+      await hanging.stop()
+    }
+  }, 120_000)
 })
 
 describe('reconciliation', () => {

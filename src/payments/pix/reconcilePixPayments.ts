@@ -4,6 +4,7 @@ import { logError } from '../../logging/log'
 import { confirmPixCharge } from './confirmPixCharge'
 import { confirmPixRefunds } from './confirmPixRefunds'
 import type { PixClient } from './PixClient'
+import { isPspUnreachable } from './attemptPixWork'
 
 /** Each window starts this far before the previous one ended, so a Pix the PSP lists late is still seen. */
 export const reconcileOverlapMilliseconds = 10 * 60 * 1000
@@ -57,6 +58,8 @@ export async function reconcilePixPayments(context: DomainContext, provider: Pix
       try {
         await confirmPixCharge(context, client, txid)
       } catch (error) {
+        // A PSP that cannot be reached fails them all alike: the window stays, the pass ends.
+        if (isPspUnreachable(error)) throw error
         logError(error)
         const horario = earliest.get(txid)!
         if (horario < through) through = horario
@@ -64,6 +67,11 @@ export async function reconcilePixPayments(context: DomainContext, provider: Pix
     }
   }
   const pendingRefunds = await context.db.refund.findMany({ where: { accountId: context.account.id, rail: 'pix', status: 'pending' }, distinct: ['providerReference'], select: { providerReference: true } })
-  for (const { providerReference } of pendingRefunds) await confirmPixRefunds(context, client, providerReference).catch((error: unknown) => logError(error))
+  for (const { providerReference } of pendingRefunds) {
+    await confirmPixRefunds(context, client, providerReference).catch((error: unknown) => {
+      if (isPspUnreachable(error)) throw error
+      logError(error)
+    })
+  }
   return through
 }

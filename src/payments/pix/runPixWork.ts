@@ -1,7 +1,7 @@
 import { contextForAccount, inTransaction, type Database, type DomainContext } from '../../domain/DomainContext'
-import type { PixProvider } from '../../generated/prisma/client'
+import type { Account, PixProvider } from '../../generated/prisma/client'
 import { logError } from '../../logging/log'
-import { attemptPixWork } from './attemptPixWork'
+import { attemptPixWork, isPspUnreachable } from './attemptPixWork'
 import { cancelPixRecurrences } from './cancelPixRecurrences'
 import { collectPixAutomaticoInvoice } from './collectPixAutomaticoInvoice'
 import { createPixCharge } from './createPixCharge'
@@ -21,28 +21,49 @@ export interface PixWorkOptions {
   pageSize?: number
 }
 
+/** Accounts worked on at once: one account's PSP that hangs holds one lane, not the whole pass. */
+const accountsAtOnce = 4
+
 /**
  * One pass of the background PIX work, for every account with a provider: reconcile received Pix (and Pix
  * Automático's recurrences and recurring charges) when the account's `reconcileSeconds` have passed,
  * give each open BRL invoice its charge (pix_auto: through Pix Automático when it can), renew the
  * charges of open invoices before they expire, cancel the recurrences of canceled subscriptions, and
- * remove the charges of sessions that expired. Each step of each account fails alone, and each item of
- * a step too (attemptPixWork: logged, retried on a later pass after the items waiting longer): a PSP
- * that is down or refuses one item delays that item and nothing else. Safe in several processes at
- * once: everything it writes is keyed (endToEndId, txid) or conditional.
+ * remove the charges of sessions that expired. Each item of a step fails alone (attemptPixWork: logged,
+ * retried on a later pass after the items waiting longer), and each step too, so a PSP that refuses one
+ * item delays that item and nothing else. A PSP that cannot be reached (down, or hanging until the
+ * client's timeout) ends its account's pass at the first call that finds it so: one timeout per pass,
+ * not one per item. Accounts run a few at a time, so neither holds up the others. Safe in several
+ * processes at once: everything it writes is keyed (endToEndId, txid) or conditional.
  */
 export async function runPixWork(db: Database, options: PixWorkOptions = {}): Promise<void> {
   const providers = await db.pixProvider.findMany({ include: { account: true } })
-  for (const { account, ...provider } of providers) {
-    const context = contextForAccount(db, account)
-    const now = new Date()
-    const due = options.force || !provider.reconciledThrough || provider.reconciledThrough.getTime() + provider.reconcileSeconds * 1000 <= now.getTime()
-    if (due) await reconcile(context, provider, options.pageSize)
-    await chargeInvoices(context, provider).catch((error: unknown) => logError(error))
-    await renewInvoiceCharges(context, provider).catch((error: unknown) => logError(error))
-    await removeExpiredSessionCharges(context, provider).catch((error: unknown) => logError(error))
-    await cancelPixRecurrences(context, provider).catch((error: unknown) => logError(error))
+  let next = 0
+  const lane = async () => {
+    while (next < providers.length) await runAccountPixWork(db, providers[next++]!, options)
   }
+  await Promise.all(Array.from({ length: Math.min(accountsAtOnce, providers.length) }, lane))
+}
+
+async function runAccountPixWork(db: Database, { account, ...provider }: PixProvider & { account: Account }, options: PixWorkOptions): Promise<void> {
+  const context = contextForAccount(db, account)
+  const now = new Date()
+  const due = options.force || !provider.reconciledThrough || provider.reconciledThrough.getTime() + provider.reconcileSeconds * 1000 <= now.getTime()
+  try {
+    if (due) await reconcile(context, provider, options.pageSize)
+    for (const step of [chargeInvoices, renewInvoiceCharges, removeExpiredSessionCharges, cancelPixRecurrences]) {
+      await step(context, provider).catch(unlessUnreachable)
+    }
+  } catch (error) {
+    // The PSP cannot be reached: the rest of this account's work waits for the next pass.
+    logError(error)
+  }
+}
+
+/** Logs a step's failure and goes on, unless the PSP cannot be reached (then the account's pass ends). */
+function unlessUnreachable(error: unknown): void {
+  if (isPspUnreachable(error)) throw error
+  logError(error)
 }
 
 async function reconcile(context: DomainContext, provider: PixProvider, pageSize: number | undefined): Promise<void> {
@@ -52,9 +73,9 @@ async function reconcile(context: DomainContext, provider: PixProvider, pageSize
       const through = await reconcilePixPayments(context, provider, client, pageSize === undefined ? {} : { pageSize })
       await context.db.pixProvider.updateMany({ where: { accountId: provider.accountId, OR: [{ reconciledThrough: null }, { reconciledThrough: { lt: through } }] }, data: { reconciledThrough: through } })
     } catch (error) {
-      logError(error)
+      unlessUnreachable(error)
     }
-    await reconcilePixAutomatico(context, client).catch((error: unknown) => logError(error))
+    await reconcilePixAutomatico(context, client).catch(unlessUnreachable)
   } finally {
     client.close()
   }
