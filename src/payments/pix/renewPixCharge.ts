@@ -20,9 +20,10 @@ interface CobAnswer {
  * `PATCH /cob/{txid}` `{"calendario":{"expiracao":…}}`. The same txid and code stay live, so a payer
  * holding the old QR pays the one charge, and no second charge exists to be paid twice. The expiracao
  * is computed, not added to, so a retry after a lost answer asks for the same one. A cob the PSP no
- * longer holds ATIVA is not renewed: paid, confirmation settles it; removed by the PSP, it is logged.
+ * longer holds ATIVA is not renewed: paid, confirmation settles it (false: nothing renewed, so the
+ * worker tries it again only after the others); removed by the PSP, it is logged.
  */
-export async function renewPixCharge(context: DomainContext, provider: PixProvider, charge: PixCharge, invoice: Pick<Invoice, 'dueDate'>): Promise<PixCharge> {
+export async function renewPixCharge(context: DomainContext, provider: PixProvider, charge: PixCharge, invoice: Pick<Invoice, 'dueDate'>): Promise<boolean> {
   const now = context.clock.now()
   const expiresAt = invoiceChargeExpiry(invoice, now)
   const client = createPixClient(provider)
@@ -30,7 +31,7 @@ export async function renewPixCharge(context: DomainContext, provider: PixProvid
     const cob = await client.call<CobAnswer>('GET', `/cob/${charge.txid}`)
     const createdAt = typeof cob.calendario?.criacao === 'string' ? new Date(cob.calendario.criacao) : new Date(Number.NaN)
     if (cob.txid !== charge.txid || Number.isNaN(createdAt.getTime())) throw new DomainError('provider_error', 'The PIX provider answered for another charge, or without its creation time')
-    if (cob.status === 'CONCLUIDA') return charge
+    if (cob.status === 'CONCLUIDA') return false
     if (cob.status !== 'ATIVA') throw new DomainError('provider_error', `The PIX provider holds charge ${charge.txid} as ${String(cob.status)}: it cannot be renewed`)
     // The PSP's clock is real time; the account's (a test clock) may run ahead of it.
     const realExpiry = Date.now() + (expiresAt.getTime() - now.getTime())
@@ -38,5 +39,6 @@ export async function renewPixCharge(context: DomainContext, provider: PixProvid
   } finally {
     client.close()
   }
-  return context.db.pixCharge.update({ where: { txid: charge.txid }, data: { expiresAt } })
+  await context.db.pixCharge.update({ where: { txid: charge.txid }, data: { expiresAt } })
+  return true
 }

@@ -126,8 +126,8 @@ async function renewInvoiceCharges(context: DomainContext, provider: PixProvider
     await attemptPixWork(context.db, { accountId, job: 'renew_charge', subject: txid }, async () => {
       const charge = await context.db.pixCharge.findUniqueOrThrow({ where: { txid } })
       const invoice = await context.db.invoice.findUniqueOrThrow({ where: { id: charge.invoiceId! } })
-      await renewPixCharge(context, provider, charge, invoice)
-      return true
+      // A cob already paid is not renewed; it stays at the back of the queue until it is settled.
+      return renewPixCharge(context, provider, charge, invoice)
     })
   }
 }
