@@ -109,6 +109,16 @@ describe('metrics', () => {
     expect(backwards.body.errors[0].extensions.code).toBe('validation_error')
     const tooMany = await app.graphql('{ metrics(currency: BRL, from: "2020-01-01T00:00:00Z", to: "2026-01-01T00:00:00Z", bucket: hour) { mrr } }')
     expect(tooMany.body.errors[0].extensions.code).toBe('validation_error')
+    // 999 hours from the start of an hour are 999 buckets; from half past, the same length touches 1,000;
+    // 1,000 hours from half past touch 1,001, one past the limit.
+    const series = (from: string, hours: number) =>
+      app.graphql('query($from: DateTime, $to: DateTime) { metrics(currency: BRL, from: $from, to: $to, bucket: hour) { revenue { start } } }', {
+        from,
+        to: new Date(Date.parse(from) + hours * 3_600_000).toISOString(),
+      })
+    expect((await series('2026-01-01T00:00:00Z', 999)).body.data.metrics.revenue).toHaveLength(999)
+    expect((await series('2026-01-01T00:30:00Z', 999)).body.data.metrics.revenue).toHaveLength(1000)
+    expect((await series('2026-01-01T00:30:00Z', 1000)).body.errors[0].extensions).toMatchObject({ code: 'validation_error', param: 'bucket' })
     const unknownMeter = await app.graphql('{ metrics(currency: BRL) { usage(meterId: "mtr_doesnotexist") { quantity } } }')
     expect(unknownMeter.body.errors[0].extensions.code).toBe('meter_not_found')
     const writer = await app.createKey({ scopes: ['usage:write'] })

@@ -14,9 +14,12 @@ const approximateBucketMilliseconds: Record<Bucket, number> = { hour: 3_600_000,
 /** A series is at most this many points: bounded work and a bounded answer whatever the range asked. */
 export const maxBuckets = 1000
 
-/** About how many buckets the range cuts into (months counted as 28 days: never fewer than there are). */
+/**
+ * About how many buckets the range cuts into, never fewer than there are: months counted as 28 days,
+ * and one more for the partial bucket `from` falls in (the series starts at that bucket's start).
+ */
 export function estimateBucketCount(range: ReportingRange): number {
-  return Math.ceil((range.to.getTime() - range.from.getTime()) / approximateBucketMilliseconds[range.bucket])
+  return Math.ceil((range.to.getTime() - range.from.getTime()) / approximateBucketMilliseconds[range.bucket]) + 1
 }
 
 export function checkReportingRange(range: ReportingRange): ReportingRange {
