@@ -9,6 +9,7 @@ import { answerWhileStarting } from './http/answerWhileStarting'
 import { createHttpServer } from './http/createHttpServer'
 import { logError, logInfo } from './logging/log'
 import { removeExpiredIdempotencyRecords } from './idempotency/removeExpiredIdempotencyRecords'
+import { removeStalePixWorkAttempts } from './payments/pix/removeStalePixWorkAttempts'
 import { startPixWorker } from './payments/pix/startPixWorker'
 import { startUsdcWatchers } from './payments/usdc/startUsdcWatchers'
 import { readConfiguration, type Configuration } from './readConfiguration'
@@ -71,6 +72,7 @@ if (embedded?.created) {
 const { pool } = application.services.database
 running.cleanup = setInterval(() => {
   removeExpiredIdempotencyRecords(prisma, systemClock).catch((error: unknown) => logError(error))
+  removeStalePixWorkAttempts(prisma, systemClock).catch((error: unknown) => logError(error))
   removeOldRateLimitWindows(pool).catch((error: unknown) => logError(error))
 }, 60 * 1000)
 running.cleanup.unref()

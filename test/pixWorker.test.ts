@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { pixTxid } from '../src/payments/pix/pixTxid'
+import { removeStalePixWorkAttempts } from '../src/payments/pix/removeStalePixWorkAttempts'
 import { runPixWork } from '../src/payments/pix/runPixWork'
 import { startPixSimulator, type PixSimulatorProcess } from './support/startPixSimulator'
 import { startTestApplication, type TestApplication } from './support/startTestApplication'
@@ -146,6 +147,19 @@ describe('a PSP that hangs', () => {
       await hanging.stop()
     }
   }, 120_000)
+})
+
+describe('attempt records', () => {
+  test('a record untouched for a week (its item finished elsewhere) is removed; a recent one stays', async () => {
+    const shop = await merchant('test')
+    const insert = (subject: string, daysAgo: number) =>
+      pool.query(`INSERT INTO "PixWorkAttempt" (job, subject, "accountId", "attemptedAt") VALUES ('confirm_recurrence', $1, $2, now() - $3 * interval '1 day')`, [subject, shop.accountId, daysAgo])
+    await insert(`stale-${randomUUID()}`, 8)
+    await insert(`recent-${randomUUID()}`, 6)
+    expect(await removeStalePixWorkAttempts(prisma(), { now: () => new Date() })).toBe(1)
+    const left = await pool.query<{ subject: string }>('SELECT subject FROM "PixWorkAttempt" WHERE "accountId" = $1', [shop.accountId])
+    expect(left.rows.map((row) => row.subject.split('-')[0])).toEqual(['recent'])
+  })
 })
 
 describe('reconciliation', () => {
