@@ -6,6 +6,7 @@ import { pixTxid } from '../src/payments/pix/pixTxid'
 import { runPixWork } from '../src/payments/pix/runPixWork'
 import { createTestCertificates, type TestCertificates } from './support/createTestCertificates'
 import { spawnServer } from './support/spawnServer'
+import { configurePixProvider, setUpPixMerchant, type PixMerchant } from './support/pixMerchant'
 import { startPixSimulator, type PixSimulatorProcess } from './support/startPixSimulator'
 import { startTestApplication, type TestApplication } from './support/startTestApplication'
 
@@ -29,29 +30,7 @@ afterAll(async () => {
   await psp.stop()
 })
 
-const configure = `mutation($input: ConfigurePixProviderInput!) { configurePixProvider(input: $input) { webhookUrl } }`
-
-interface Merchant {
-  key: string
-  pixKey: string
-  ok(method: string, path: string, body?: unknown): Promise<any> // eslint-disable-line @typescript-eslint/no-explicit-any -- response JSON read freely
-  call(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> // eslint-disable-line @typescript-eslint/no-explicit-any -- response JSON read freely
-}
-
-async function merchant(mode: 'live' | 'test', simulator = psp, tls?: Record<string, string>): Promise<Merchant> {
-  const name = `pix-${mode}-${randomUUID().slice(0, 8)}`
-  const key = await app.createKey({ account: name, mode })
-  const pixKey = `${name}@example.com.br`
-  const configured = await app.graphql(configure, { input: { apiUrl: simulator.apiUrl, clientId: 'sim-client', clientSecret: 'sim-secret', pixKey, ...tls } }, key)
-  expect(configured.body.errors, JSON.stringify(configured.body)).toBeUndefined()
-  const call = (method: string, path: string, body?: unknown) => app.request(method, path, { key, ...(body === undefined ? {} : { body }), idempotencyKey: randomUUID() })
-  const ok = async (method: string, path: string, body?: unknown) => {
-    const response = await call(method, path, body)
-    expect(response.status, `${method} ${path}: ${JSON.stringify(response.body)}`).toBeLessThan(300)
-    return response.body.data
-  }
-  return { key, pixKey, ok, call }
-}
+const merchant = (mode: 'live' | 'test', simulator = psp, tls?: Record<string, string>) => setUpPixMerchant(app, simulator, mode, tls)
 
 async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
   for (let attempt = 0; attempt < 300; attempt += 1) {
@@ -69,7 +48,7 @@ async function count(sql: string, parameters: unknown[] = []): Promise<number> {
 const cobOf = async (simulator: PixSimulatorProcess, txid: string) => (await simulator.control('GET', '/state')).cobs.filter((cob: { txid: string }) => cob.txid === txid)
 const prisma = () => app.application.services.database.prisma
 
-async function manualInvoice(shop: Merchant, amount = '19.90') {
+async function manualInvoice(shop: PixMerchant, amount = '19.90') {
   const customer = await shop.ok('POST', '/v1/customers', { name: 'Assinante' })
   const plan = await shop.ok('POST', '/v1/products', { name: `Plano ${amount}`, type: 'subscription', defaultPrice: { amount, currency: 'BRL', model: 'subscription', interval: 'month' } })
   const subscription = await shop.ok('POST', '/v1/subscriptions', { customerId: customer.id, productId: plan.id, paymentMethod: 'pix_manual' })
@@ -272,7 +251,7 @@ describe('mutual TLS with a CA the test makes', () => {
   test('without a client certificate, or with one of another CA, the PSP refuses the connection and nothing is configured', async () => {
     for (const input of [{}, { tlsCertificate: certificates.strangerCertificate, tlsKey: certificates.strangerKey, tlsCa: certificates.ca }]) {
       const key = await app.createKey({ account: `pix-mtls-${randomUUID().slice(0, 8)}`, mode: 'live' })
-      const refused = await app.graphql(configure, { input: { apiUrl: secure.apiUrl, clientId: 'sim-client', clientSecret: 'sim-secret', pixKey: 'x@example.com.br', ...input } }, key)
+      const refused = await app.graphql(configurePixProvider, { input: { apiUrl: secure.apiUrl, clientId: 'sim-client', clientSecret: 'sim-secret', pixKey: 'x@example.com.br', ...input } }, key)
       expect(refused.body.errors?.[0]?.extensions?.code, JSON.stringify(refused.body)).toBe('unavailable')
       expect((await app.graphql('{ account { pixProvider { apiUrl } } }', {}, key)).body.data.account.pixProvider).toBeNull()
     }

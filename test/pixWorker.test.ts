@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { pixTxid } from '../src/payments/pix/pixTxid'
 import { removeStalePixWorkAttempts } from '../src/payments/pix/removeStalePixWorkAttempts'
 import { runPixWork } from '../src/payments/pix/runPixWork'
+import { setUpPixMerchant, type PixMerchant } from './support/pixMerchant'
 import { startPixSimulator, type PixSimulatorProcess } from './support/startPixSimulator'
 import { startTestApplication, type TestApplication } from './support/startTestApplication'
 
@@ -27,36 +28,17 @@ afterAll(async () => {
   await psp.stop()
 })
 
-const configure = `mutation($input: ConfigurePixProviderInput!) { configurePixProvider(input: $input) { webhookUrl } }`
 const prisma = () => app.application.services.database.prisma
 const day = 86_400_000
 
-interface Merchant {
-  key: string
-  accountId: string
-  ok(method: string, path: string, body?: unknown): Promise<any> // eslint-disable-line @typescript-eslint/no-explicit-any -- response JSON read freely
-}
-
-async function merchant(mode: 'live' | 'test', provider: PixSimulatorProcess = psp): Promise<Merchant> {
-  const name = `pix-worker-${mode}-${randomUUID().slice(0, 8)}`
-  const key = await app.createKey({ account: name, mode })
-  const configured = await app.graphql(configure, { input: { apiUrl: provider.apiUrl, clientId: 'sim-client', clientSecret: 'sim-secret', pixKey: `${name}@example.com.br` } }, key)
-  expect(configured.body.errors, JSON.stringify(configured.body)).toBeUndefined()
-  const ok = async (method: string, path: string, body?: unknown) => {
-    const response = await app.request(method, path, { key, ...(body === undefined ? {} : { body }), idempotencyKey: randomUUID() })
-    expect(response.status, `${method} ${path}: ${JSON.stringify(response.body)}`).toBeLessThan(300)
-    return response.body.data
-  }
-  const accountId = (await pool.query('SELECT id FROM "Account" WHERE name = $1', [name])).rows[0].id
-  return { key, accountId, ok }
-}
+const merchant = (mode: 'live' | 'test', provider: PixSimulatorProcess = psp) => setUpPixMerchant(app, provider, mode)
 
 async function count(sql: string, parameters: unknown[] = []): Promise<number> {
   return Number((await pool.query(sql, parameters)).rows[0].count)
 }
 
 /** `how many` pix_manual subscriptions of one customer, oldest first; each issues its first invoice at once. */
-async function manualInvoices(shop: Merchant, howMany: number, amount = '19.90'): Promise<{ id: string; subscriptionId: string }[]> {
+async function manualInvoices(shop: PixMerchant, howMany: number, amount = '19.90'): Promise<{ id: string; subscriptionId: string }[]> {
   const customer = await shop.ok('POST', '/v1/customers', { name: 'Assinante' })
   const plan = await shop.ok('POST', '/v1/products', { name: `Plano ${amount}`, type: 'subscription', defaultPrice: { amount, currency: 'BRL', model: 'subscription', interval: 'month' } })
   const subscriptions: string[] = []
@@ -163,13 +145,13 @@ describe('attempt records', () => {
 })
 
 describe('reconciliation', () => {
-  async function paidSessions(shop: Merchant, amounts: string[]) {
+  async function paidSessions(shop: PixMerchant, amounts: string[]) {
     const customer = await shop.ok('POST', '/v1/customers', { name: 'Pagador' })
     const sessions = []
     for (const amount of amounts) sessions.push(await shop.ok('POST', '/v1/checkout/sessions', { mode: 'credits', customerId: customer.id, amount, currency: 'BRL' }))
     return sessions
   }
-  const sessionStatus = async (shop: Merchant, id: string) => (await shop.ok('GET', `/v1/checkout/sessions/${id}`)).status
+  const sessionStatus = async (shop: PixMerchant, id: string) => (await shop.ok('GET', `/v1/checkout/sessions/${id}`)).status
   const transactionsOf = (sessionId: string) => count('SELECT count(*) FROM "Transaction" WHERE "checkoutId" = $1', [sessionId])
   const reconciledThrough = async (accountId: string) => (await pool.query('SELECT "reconciledThrough" FROM "PixProvider" WHERE "accountId" = $1', [accountId])).rows[0].reconciledThrough as Date
 
